@@ -1,0 +1,29 @@
+// The subcommands of ndlc (spec 6). Each returns the process exit code:
+// 0 success, 1 the input is wrong, 2 usage error.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "compiler/driver/Pipeline.h"
+#include "compiler/support/Diagnostics.h"
+
+namespace ndl::driver {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitInputError = 1;
+inline constexpr int kExitUsage = 2;
+inline constexpr int kExitInternal = 4;
+
+struct CheckOptions {
+  std::vector<std::string> files;
+  bool json = false;
+  bool listForms = false;
+  bool listDiagnostics = false;
+  DiagOptions diag;
+  PipelineOptions pipeline;
+};
+
+int runCheck(const CheckOptions& options);
+
+}  // namespace ndl::driver

@@ -1,0 +1,85 @@
+// ndlc: compiles NDL network descriptions (spec 6). This file only parses
+// the command line and dispatches to the commands.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "compiler/codegen/HostTarget.h"
+#include "compiler/driver/Commands.h"
+#include "compiler/support/InternalError.h"
+
+using namespace ndl::driver;
+
+namespace {
+
+int runVersion() {
+  ndl::codegen::HostTarget host = ndl::codegen::hostTarget();
+  std::cout << fmt::format("ndlc {} (LLVM {}, target {}, cpu {})\n", NDL_VERSION,
+                           host.llvmVersion, host.triple, host.cpu);
+  return kExitOk;
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"ndlc: the NDL network description compiler"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("ndlc ") + NDL_VERSION);
+
+  CheckOptions check;
+  std::string dumpAfter;
+  std::string stdlibDir;
+  CLI::App* checkCmd = app.add_subcommand("check", "check files and print diagnostics");
+  checkCmd->add_option("files", check.files, "NDL files to check ('-' reads standard input)");
+  checkCmd->add_flag("--json", check.json, "print diagnostics as JSON on standard output");
+  checkCmd->add_flag("--werror", check.diag.warningsAsErrors, "treat warnings as errors");
+  checkCmd->add_option("--max-errors", check.diag.maxErrors, "stop after N errors (0: no limit)")
+      ->default_val(20);
+  checkCmd->add_option("--stdlib", stdlibDir, "directory of the stdlib modules");
+  checkCmd->add_option("--dump-after", dumpAfter, "print the program after a stage")
+      ->check(CLI::IsMember({"parse", "sema"}));
+  checkCmd->add_flag("--list-forms", check.listForms, "list the forms NDL knows");
+  checkCmd->add_flag("--list-diagnostics", check.listDiagnostics,
+                     "list every diagnostic kind");
+
+  app.add_subcommand("version", "print the version and the LLVM target");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitUsage;
+  }
+
+  if (app.got_subcommand("version")) return runVersion();
+
+  check.pipeline.stdlibDir =
+      stdlibDir.empty() ? defaultStdlibDir(argv[0]) : std::filesystem::path(stdlibDir);
+  if (dumpAfter == "parse") check.pipeline.dumpAfter = Stage::Parse;
+  if (dumpAfter == "sema") check.pipeline.dumpAfter = Stage::Sema;
+  if (check.files.empty() && !check.listForms && !check.listDiagnostics) {
+    std::cerr << "ndlc check: no input files\n" << checkCmd->help();
+    return kExitUsage;
+  }
+  return runCheck(check);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const ndl::InternalError& e) {
+    std::cerr << "ndlc: internal error: " << e.what()
+              << "\nThis is a bug in ndlc, not in your program; please report it with the "
+                 "input that caused it.\n";
+  } catch (const std::exception& e) {
+    std::cerr << "ndlc: internal error: unexpected exception: " << e.what() << "\n";
+  }
+  return kExitInternal;
+}

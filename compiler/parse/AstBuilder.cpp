@@ -1,0 +1,167 @@
+#include "compiler/parse/AstBuilder.h"
+
+#include <fmt/format.h>
+
+namespace ndl::parse {
+
+using ndlgen::NDLParser;
+
+SourceRange tokenRange(const antlr4::Token* t, FileId file) {
+  auto line = static_cast<uint32_t>(t->getLine());
+  auto col = static_cast<uint32_t>(t->getCharPositionInLine()) + 1;
+  size_t len = t->getStopIndex() >= t->getStartIndex() ? t->getStopIndex() - t->getStartIndex() + 1 : 0;
+  return SourceRange{file, line, col, line, col + static_cast<uint32_t>(len)};
+}
+
+namespace {
+
+class Builder {
+ public:
+  Builder(FileId file, DiagnosticEngine& diags) : file_(file), diags_(diags) {}
+
+  ast::Node expr(NDLParser::ExprContext* ctx) {
+    if (auto* list = dynamic_cast<NDLParser::ListExprContext*>(ctx)) return listExpr(list);
+    if (auto* range = dynamic_cast<NDLParser::RangeExprContext*>(ctx)) return rangeExpr(range);
+    if (auto* atom = dynamic_cast<NDLParser::AtomExprContext*>(ctx)) return this->atom(atom->atom());
+    if (auto* stray = dynamic_cast<NDLParser::StrayToContext*>(ctx)) {
+      ast::Node n = errorNode(stray->TO()->getSymbol());
+      diags_.report(DiagKind::StrayTo, n.range, "'to' must stand between two values")
+          .withHint("write a range as (MessageLength 8byte to 32byte)");
+      return n;
+    }
+    auto* bad = dynamic_cast<NDLParser::BadExprContext*>(ctx);
+    return errorNode(bad->bad()->getStart());
+  }
+
+ private:
+  ast::Node errorNode(const antlr4::Token* t) {
+    ast::Node n;
+    n.kind = ast::NodeKind::Error;
+    n.range = tokenRange(t, file_);
+    n.text = t->getText();
+    return n;
+  }
+
+  ast::Node listExpr(NDLParser::ListExprContext* ctx) {
+    ast::Node n;
+    n.kind = ast::NodeKind::List;
+    SourceRange open = tokenRange(ctx->LPAREN()->getSymbol(), file_);
+    SourceRange close = tokenRange(ctx->RPAREN()->getSymbol(), file_);
+    n.range = SourceRange::cover(open, close);
+    n.children.reserve(ctx->expr().size());
+    for (auto* e : ctx->expr()) n.children.push_back(expr(e));
+    return n;
+  }
+
+  ast::Node rangeExpr(NDLParser::RangeExprContext* ctx) {
+    ast::Node n;
+    n.kind = ast::NodeKind::Range;
+    n.children.push_back(atom(ctx->atom(0)));
+    n.children.push_back(atom(ctx->atom(1)));
+    n.range = SourceRange::cover(n.children[0].range, n.children[1].range);
+    n.text = n.children[0].text + " to " + n.children[1].text;
+    if (n.children[0].isError() || n.children[1].isError()) n.kind = ast::NodeKind::Error;
+    return n;
+  }
+
+  ast::Node atom(NDLParser::AtomContext* ctx) {
+    const antlr4::Token* t = ctx->getStart();
+    ast::Node n;
+    n.range = tokenRange(t, file_);
+    n.text = t->getText();
+    switch (t->getType()) {
+      case NDLParser::IDENT: n.kind = ast::NodeKind::Symbol; break;
+      case NDLParser::STRING: string(n); break;
+      case NDLParser::INTEGER: number(n, n.text, ast::NodeKind::Integer); break;
+      case NDLParser::REAL: number(n, n.text, ast::NodeKind::Real); break;
+      case NDLParser::QUANTITY: quantity(n); break;
+    }
+    return n;
+  }
+
+  void number(ast::Node& n, std::string_view digits, ast::NodeKind kind) {
+    std::optional<Rational> value = Rational::parse(digits);
+    if (!value) {
+      n.kind = ast::NodeKind::Error;
+      if (kind == ast::NodeKind::Integer) {
+        diags_.report(DiagKind::NumberOverflow, n.range,
+                      fmt::format("integer '{}' does not fit in 64 bits", digits))
+            .withHint("NDL integers lie between -9223372036854775808 and 9223372036854775807");
+      } else {
+        diags_.report(DiagKind::NumberOverflow, n.range,
+                      fmt::format("number '{}' is too large, too small or too precise to "
+                                  "represent exactly",
+                                  digits))
+            .withHint("NDL keeps numbers as exact fractions of 64-bit integers; use fewer "
+                      "digits or a larger unit");
+      }
+      return;
+    }
+    n.kind = kind;
+    n.number = *value;
+  }
+
+  // A quantity is a number glued to a unit: split at the first letter or
+  // '%' that is not part of an exponent ("2.5e-3sec" -> "2.5e-3", "sec").
+  void quantity(ast::Node& n) {
+    const std::string& s = n.text;
+    size_t i = 0;
+    if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
+    while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.')) ++i;
+    if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+      size_t j = i + 1;
+      if (j < s.size() && (s[j] == '-' || s[j] == '+')) ++j;
+      if (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) {
+        while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) ++j;
+        i = j;
+      }
+    }
+    n.value = s.substr(i);
+    n.unitRange = n.range;
+    n.unitRange.col = n.range.col + static_cast<uint32_t>(i);
+    number(n, std::string_view(s).substr(0, i), ast::NodeKind::Quantity);
+  }
+
+  void string(ast::Node& n) {
+    n.kind = ast::NodeKind::String;
+    std::string_view body = std::string_view(n.text).substr(1, n.text.size() - 2);
+    uint32_t col = n.range.col + 1;  // column of body[i]; counts code points
+    for (size_t i = 0; i < body.size(); ++i) {
+      if (body[i] != '\\') {
+        n.value += body[i];
+        if ((static_cast<unsigned char>(body[i]) & 0xC0) != 0x80) ++col;
+        continue;
+      }
+      char e = body[++i];
+      switch (e) {
+        case 'n': n.value += '\n'; break;
+        case 't': n.value += '\t'; break;
+        case 'r': n.value += '\r'; break;
+        case '\\': n.value += '\\'; break;
+        case '"': n.value += '"'; break;
+        default:
+          diags_.report(DiagKind::UnknownEscape, {file_, n.range.line, col, n.range.line, col + 2},
+                        fmt::format("unknown escape sequence '\\{}' in string", e))
+              .withHint("the escapes are \\\" \\\\ \\n \\t \\r; write '\\\\' for a backslash");
+          n.kind = ast::NodeKind::Error;
+      }
+      col += 2;
+    }
+  }
+
+  FileId file_;
+  DiagnosticEngine& diags_;
+};
+
+}  // namespace
+
+ast::Module buildModule(NDLParser::ProgramContext* program, FileId file, DiagnosticEngine& diags) {
+  Builder b(file, diags);
+  ast::Module m;
+  m.file = file;
+  m.forms.reserve(program->expr().size());
+  for (auto* e : program->expr()) m.forms.push_back(b.expr(e));
+  return m;
+}
+
+}  // namespace ndl::parse

@@ -1,0 +1,25 @@
+#include "compiler/sema/Check.h"
+
+#include "compiler/sema/FormValues.h"
+#include "compiler/sema/Rules.h"
+
+namespace ndl::sema {
+
+std::optional<Parameters> check(const ast::Program& program, DiagnosticEngine& diags) {
+  uint32_t before = diags.errorCount();
+  size_t forms = 0;
+  for (const ast::Module& m : program.modules) forms += m.forms.size();
+  if (forms == 0) {
+    diags.report(DiagKind::EmptyProgram, SourceRange{program.mainFile, 1, 1, 1, 1},
+                 "the program is empty: it has no forms")
+        .withHint("an NDL program gives at least (Topology ...), the network's sizes and "
+                  "clock, and its traffic; see examples/");
+    return std::nullopt;
+  }
+  FormValues values = readForms(program, diags);
+  std::optional<Parameters> params = resolve(values, program.mainFile, diags);
+  if (diags.errorCount() != before) return std::nullopt;
+  return params;
+}
+
+}  // namespace ndl::sema

@@ -1,0 +1,573 @@
+#include "compiler/sema/FormValues.h"
+
+#include <fmt/format.h>
+
+#include "compiler/support/EditDistance.h"
+
+namespace ndl::sema {
+namespace {
+
+using ast::Node;
+using ast::NodeKind;
+
+// An example value for hints, by kind of form.
+std::string_view exampleValue(ValueKind k) {
+  switch (k) {
+    case ValueKind::Topology: return "(Torus 8 8)";
+    case ValueKind::FlowControl: return "Wormhole";
+    case ValueKind::Routing: return "DimensionOrder";
+    case ValueKind::DeadlockHandling: return "Drop";
+    case ValueKind::Traffic: return "Uniform";
+    case ValueKind::Size: return "32bit";
+    case ValueKind::SizeRange: return "8byte to 32byte";
+    case ValueKind::Frequency: return "50MHz";
+    case ValueKind::Time: return "2usec";
+    case ValueKind::Delay: return "60nsec";
+    case ValueKind::Ratio: return "1.0%";
+    case ValueKind::Count: return "10000";
+    case ValueKind::String: return "\"file.dat\"";
+    case ValueKind::NodePairs: return "(0 5) (3 12)";
+    case ValueKind::Sweep: return "MessageCreationInterval 2usec 10usec";
+    case ValueKind::Import: return "\"insight\"";
+  }
+  return "...";
+}
+
+std::string describe(const Node& n) {
+  return fmt::format("{} '{}'", ast::kindName(n.kind), ast::quote(n));
+}
+
+std::string enumTypeOf(ValueKind k) {
+  switch (k) {
+    case ValueKind::FlowControl: return "FlowControl";
+    case ValueKind::Routing: return "Routing";
+    case ValueKind::DeadlockHandling: return "DeadlockHandling";
+    case ValueKind::Traffic: return "Traffic";
+    default: return "";
+  }
+}
+
+std::string joinEnum(std::string_view type) {
+  std::string s;
+  for (const EnumInfo* e : enumValues(type)) s += (s.empty() ? "" : ", ") + std::string(e->name);
+  return s;
+}
+
+class Reader {
+ public:
+  Reader(FormId id, DiagnosticEngine& diags)
+      : info_(formInfo(id)), name_(info_.name), diags_(diags) {}
+
+  bool read(const std::vector<const Node*>& args, const Node& where, FormValue& out) {
+    for (const Node* a : args)
+      if (a->isError()) return false;  // already reported
+    switch (info_.kind) {
+      case ValueKind::Topology: return one(args, where) && topology(*args[0], out.topology);
+      case ValueKind::FlowControl:
+      case ValueKind::Routing:
+      case ValueKind::DeadlockHandling:
+        return one(args, where) && enumValue(*args[0], enumTypeOf(info_.kind), out.enumValue);
+      case ValueKind::Traffic: return one(args, where) && traffic(*args[0], out.traffic);
+      case ValueKind::Size:
+        return one(args, where) && single(*args[0]) && size(*args[0], out.quantity);
+      case ValueKind::SizeRange: return one(args, where) && sizeRange(*args[0], out);
+      case ValueKind::Frequency:
+        return one(args, where) && single(*args[0]) &&
+               quantity(*args[0], Dimension::Frequency, out.quantity) && positive(out.quantity);
+      case ValueKind::Time:
+      case ValueKind::Delay:
+        return one(args, where) && single(*args[0]) && time(*args[0], out.quantity);
+      case ValueKind::Ratio:
+        return one(args, where) && single(*args[0]) && ratio(*args[0], out.quantity);
+      case ValueKind::Count:
+        return one(args, where) && single(*args[0]) && count(*args[0], out.count);
+      case ValueKind::String:
+        return one(args, where) && single(*args[0]) && string(*args[0], out.text);
+      case ValueKind::NodePairs: return pairs(args, where, out.pairs);
+      case ValueKind::Sweep:
+      case ValueKind::Import: return true;  // handled by the caller and the loader
+    }
+    return false;
+  }
+
+ private:
+  bool one(const std::vector<const Node*>& args, const Node& where) {
+    if (args.size() == 1) return true;
+    diags_
+        .report(DiagKind::WrongArity, args.size() > 1 ? args[1]->range : where.range,
+                fmt::format("{} takes one value, got {}", name_, args.size()))
+        .withHint(fmt::format("write ({} {})", name_, exampleValue(info_.kind)));
+    return false;
+  }
+
+  bool single(const Node& n) {
+    if (n.kind != NodeKind::Range) return true;
+    diags_.report(DiagKind::RangeNotAllowed, n.range,
+                  fmt::format("{} takes a single value, not the range '{}'", name_, ast::quote(n)))
+        .withHint("ranges are for MessageLength; to run several values use (Sweep ...)");
+    return false;
+  }
+
+  const Unit* unitOf(const Node& n) {
+    const Unit* u = findUnit(n.value);
+    if (u) return u;
+    std::string best = closestMatch(n.value, allUnitNames());
+    diags_.report(DiagKind::UnknownUnit, n.unitRange, fmt::format("unknown unit '{}'", n.value))
+        .withHint(best.empty() ? std::string("units are listed in docs/language.md; identifiers "
+                                             "cannot start with a digit")
+                               : fmt::format("did you mean '{}'?", best));
+    return nullptr;
+  }
+
+  bool quantity(const Node& n, Dimension dim, Quantity& q) {
+    if (n.kind == NodeKind::Integer || n.kind == NodeKind::Real) {
+      diags_.report(DiagKind::MissingUnit, n.range,
+                    fmt::format("{} expects {} but '{}' has no unit", name_, dimensionName(dim),
+                                n.text))
+          .withHint(fmt::format("write it with a unit, e.g. {}{} ({} units: {})", n.text,
+                                dim == Dimension::Ratio ? "%" : findFirstUnit(dim), 
+                                std::string(dimensionName(dim)).substr(2), unitList(dim)));
+      return false;
+    }
+    if (n.kind != NodeKind::Quantity) {
+      diags_.report(DiagKind::TypeMismatch, n.range,
+                    fmt::format("{} expects {} such as {}, got {}", name_, dimensionName(dim),
+                                exampleValue(info_.kind), describe(n)));
+      return false;
+    }
+    const Unit* u = unitOf(n);
+    if (!u) return false;
+    if (u->dimension != dim) {
+      diags_.report(DiagKind::WrongDimension, n.range,
+                    fmt::format("{} expects {}, but '{}' is {}", name_, dimensionName(dim), n.text,
+                                dimensionName(u->dimension)))
+          .withHint(fmt::format("{} units: {}", std::string(dimensionName(dim)).substr(2),
+                                unitList(dim)));
+      return false;
+    }
+    std::optional<Rational> v = n.number.mul(u->scale);
+    if (!v) {
+      diags_.report(DiagKind::NumberOverflow, n.range,
+                    fmt::format("'{}' is too large to represent exactly", n.text));
+      return false;
+    }
+    q = Quantity{*v, u, &n};
+    return true;
+  }
+
+  static std::string_view findFirstUnit(Dimension d) {
+    switch (d) {
+      case Dimension::Size: return "bit";
+      case Dimension::Time: return "nsec";
+      case Dimension::Frequency: return "MHz";
+      case Dimension::Ratio: return "%";
+      case Dimension::Bandwidth: return "bit/clock";
+    }
+    return "";
+  }
+
+  bool positive(const Quantity& q, bool zeroOk = false) {
+    if (q.value.isNegative() || (!zeroOk && q.value.isZero())) {
+      diags_.report(DiagKind::NotPositive, q.node->range,
+                    fmt::format("{} must be {}, got {}", name_,
+                                zeroOk ? "zero or more" : "positive", q.node->text));
+      return false;
+    }
+    return true;
+  }
+
+  // Sizes are whole bits (or whole flits), and positive.
+  bool size(const Node& n, Quantity& q) {
+    if (!quantity(n, Dimension::Size, q) || !positive(q)) return false;
+    if (!q.value.isInteger()) {
+      diags_.report(DiagKind::NotAnInteger, n.range,
+                    fmt::format("{} '{}' is not a whole number of {}s", name_, n.text,
+                                q.unit->base == UnitBase::Flits ? "flit" : "bit"));
+      return false;
+    }
+    return true;
+  }
+
+  bool sizeRange(const Node& n, FormValue& out) {
+    if (n.kind != NodeKind::Range) return size(n, out.quantity);
+    Quantity low, high;
+    if (!size(n.children[0], low) || !size(n.children[1], high)) return false;
+    if (low.unit->base == high.unit->base && high.value < low.value) {
+      diags_.report(DiagKind::EmptyRange, n.range,
+                    fmt::format("{} range '{}' is empty: its low end is above its high end",
+                                name_, ast::quote(n)))
+          .withHint(fmt::format("write it low to high: {} to {}", n.children[1].text,
+                                n.children[0].text));
+      return false;
+    }
+    out.quantity = low;
+    out.high = high;
+    return true;
+  }
+
+  bool time(const Node& n, Quantity& q) {
+    bool zeroOk = info_.id == FormId::NodeHardwareDelay;
+    if (!quantity(n, Dimension::Time, q) || !positive(q, zeroOk)) return false;
+    if (q.unit->base == UnitBase::Clocks && !q.value.isInteger()) {
+      diags_.report(DiagKind::NotAnInteger, n.range,
+                    fmt::format("{} '{}' is not a whole number of clocks", name_, n.text))
+          .withHint(fmt::format("write {}clock or give a time such as 60nsec", q.value.ceil()));
+      return false;
+    }
+    return true;
+  }
+
+  bool ratio(const Node& n, Quantity& q) {
+    if (!quantity(n, Dimension::Ratio, q)) return false;
+    bool rate = info_.id == FormId::MessageCreationRate;
+    if (!positive(q, !rate)) return false;
+    if (rate && Rational(1) < q.value) {
+      diags_.report(DiagKind::OutOfRange, n.range,
+                    fmt::format("{} is a per-clock probability and cannot exceed 100%, got {}",
+                                name_, n.text));
+      return false;
+    }
+    return true;
+  }
+
+  bool count(const Node& n, int64_t& out) {
+    if (n.kind == NodeKind::Quantity) {
+      diags_.report(DiagKind::UnitOnCount, n.range,
+                    fmt::format("{} takes a plain count, but '{}' has the unit '{}'", name_,
+                                n.text, n.value))
+          .withHint(fmt::format("drop the unit: ({} {})", name_,
+                                n.text.substr(0, n.text.size() - n.value.size())));
+      return false;
+    }
+    if (n.kind == NodeKind::Real) {
+      diags_.report(DiagKind::NotAnInteger, n.range,
+                    fmt::format("{} takes a whole count, got '{}'", name_, n.text));
+      return false;
+    }
+    if (n.kind != NodeKind::Integer) {
+      diags_.report(DiagKind::TypeMismatch, n.range,
+                    fmt::format("{} expects a count such as {}, got {}", name_,
+                                exampleValue(info_.kind), describe(n)));
+      return false;
+    }
+    int64_t v = n.number.num();
+    auto [lo, hi] = countBounds();
+    if (v < lo) {
+      diags_.report(DiagKind::NotPositive, n.range,
+                    fmt::format("{} must be at least {}, got {}", name_, lo, n.text));
+      return false;
+    }
+    if (v > hi) {
+      diags_.report(DiagKind::OutOfRange, n.range,
+                    fmt::format("{} must be at most {}, got {}", name_, hi, n.text));
+      return false;
+    }
+    out = v;
+    return true;
+  }
+
+  std::pair<int64_t, int64_t> countBounds() const {
+    constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+    switch (info_.id) {
+      case FormId::Seed:
+      case FormId::WarmupMessages: return {0, kMax};
+      // Routers keep VC state in small fixed-size tables.
+      case FormId::VirtualChannels:
+      case FormId::InjectionVirtualChannels: return {1, 64};
+      default: return {1, kMax};
+    }
+  }
+
+  bool string(const Node& n, std::string& out) {
+    if (n.kind != NodeKind::String) {
+      diags_.report(DiagKind::TypeMismatch, n.range,
+                    fmt::format("{} expects a string such as {}, got {}", name_,
+                                exampleValue(info_.kind), describe(n)))
+          .withHint(n.isSymbol() ? fmt::format("put it in double quotes: \"{}\"", n.text) : "");
+      return false;
+    }
+    out = n.value;
+    return true;
+  }
+
+  bool enumValue(const Node& n, const std::string& type, EnumId& out) {
+    if (!n.isSymbol()) {
+      diags_.report(DiagKind::TypeMismatch, n.range,
+                    fmt::format("{} expects one of {}, got {}", name_, joinEnum(type),
+                                describe(n)));
+      return false;
+    }
+    if (std::optional<EnumId> e = findEnum(type, n.text)) {
+      out = *e;
+      return true;
+    }
+    std::vector<std::string_view> names;
+    for (const EnumInfo* e : enumValues(type)) names.push_back(e->name);
+    std::string best = closestMatch(n.text, names);
+    diags_
+        .report(DiagKind::UnknownEnum, n.range,
+                fmt::format("unknown {} '{}' for {}", type, n.text, name_))
+        .withHint(best.empty() ? fmt::format("choose one of {}", joinEnum(type))
+                               : fmt::format("did you mean '{}'?", best));
+    return false;
+  }
+
+  bool integerArg(const Node& n, std::string_view what, int64_t min, int64_t& out) {
+    if (n.isError()) return false;
+    if (n.kind != NodeKind::Integer) {
+      if (n.kind == NodeKind::Quantity) {
+        diags_.report(DiagKind::UnitOnCount, n.range,
+                      fmt::format("{} takes a plain number, but '{}' has the unit '{}'", what,
+                                  n.text, n.value));
+      } else {
+        diags_.report(DiagKind::TypeMismatch, n.range,
+                      fmt::format("{} must be an integer, got {}", what, describe(n)));
+      }
+      return false;
+    }
+    if (n.number.num() < min) {
+      diags_.report(DiagKind::NotPositive, n.range,
+                    fmt::format("{} must be at least {}, got {}", what, min, n.text));
+      return false;
+    }
+    out = n.number.num();
+    return true;
+  }
+
+  // (Topology (Torus 64 64)) and friends; custom topologies, made of
+  // (Nodes ...) and (Link a b) forms, are read by elaboration.
+  bool topology(const Node& n, TopologySpec& out) {
+    if (!n.isList() || n.head().empty()) {
+      diags_.report(DiagKind::TypeMismatch, n.range,
+                    fmt::format("Topology expects a network such as (Torus 8 8), got {}",
+                                describe(n)))
+          .withHint("networks: (Ring k), (Mesh k1 ... kn), (Torus k1 ... kn), (Hypercube n), "
+                    "(RDT n R m kx ky)");
+      return false;
+    }
+    std::string_view head = n.head();
+    if (head == "Nodes") {
+      out.custom = true;
+      return true;
+    }
+    std::optional<EnumId> kind = findEnum("TopologyKind", head);
+    if (!kind) {
+      std::vector<std::string_view> names;
+      for (const EnumInfo* e : enumValues("TopologyKind")) names.push_back(e->name);
+      std::string best = closestMatch(head, names);
+      diags_.report(DiagKind::UnknownEnum, n.children[0].range,
+                    fmt::format("unknown topology '{}'", head))
+          .withHint(best.empty() ? "networks: Ring, Mesh, Torus, Hypercube, RDT, or a custom "
+                                   "network from (Nodes ...) and (Link a b)"
+                                 : fmt::format("did you mean '{}'?", best));
+      return false;
+    }
+    out.kind = *kind;
+    size_t given = n.children.size() - 1;
+    auto arity = [&](size_t lo, size_t hi, std::string_view shape) {
+      if (given >= lo && given <= hi) return true;
+      diags_.report(DiagKind::WrongArity, n.range,
+                    fmt::format("{} takes {}, got {} value{}", head, shape, given,
+                                given == 1 ? "" : "s"))
+          .withHint(fmt::format("write {}", enumInfo(*kind).summary));
+      return false;
+    };
+    bool ok;
+    switch (*kind) {
+      case EnumId::TopologyKind_Ring: ok = arity(1, 1, "one size"); break;
+      case EnumId::TopologyKind_Hypercube: ok = arity(1, 1, "one dimension count"); break;
+      case EnumId::TopologyKind_RDT: ok = arity(5, 5, "five values (n R m kx ky)"); break;
+      default: ok = arity(1, 16, "one radix per dimension (at most 16)"); break;
+    }
+    if (!ok) return false;
+    for (size_t i = 1; i < n.children.size(); ++i) {
+      int64_t v = 0;
+      int64_t min = *kind == EnumId::TopologyKind_Hypercube ? 1 : 2;
+      if (*kind == EnumId::TopologyKind_RDT) min = i == 2 || i == 3 ? 1 : 2;
+      if (!integerArg(n.children[i], fmt::format("{} argument {}", head, i), min, v)) return false;
+      out.args.push_back(v);
+    }
+    return true;
+  }
+
+  bool traffic(const Node& n, TrafficSpec& out) {
+    if (!n.isList()) return enumValue(n, "Traffic", out.pattern);
+    if (n.head() != "HotSpot") {
+      diags_.report(DiagKind::TypeMismatch, n.range,
+                    fmt::format("TrafficPattern expects a pattern name or (HotSpot ratio (Nodes "
+                                "...)), got {}",
+                                describe(n)));
+      return false;
+    }
+    out.pattern = EnumId::Traffic_HotSpot;
+    if (n.children.size() != 3 || n.children[2].head() != "Nodes") {
+      diags_.report(DiagKind::WrongArity, n.range, "HotSpot takes a ratio and a node list")
+          .withHint("write (TrafficPattern (HotSpot 10% (Nodes 0 27)))");
+      return false;
+    }
+    Quantity share;
+    if (!quantity(n.children[1], Dimension::Ratio, share) || !positive(share)) return false;
+    out.hotSpotShare = share.value;
+    const Node& nodes = n.children[2];
+    if (nodes.children.size() < 2) {
+      diags_.report(DiagKind::WrongArity, nodes.range, "HotSpot needs at least one hot node");
+      return false;
+    }
+    for (size_t i = 1; i < nodes.children.size(); ++i) {
+      int64_t v = 0;
+      if (!integerArg(nodes.children[i], "a hot-spot node", 0, v)) return false;
+      out.hotSpotNodes.push_back(v);
+    }
+    return true;
+  }
+
+  bool pairs(const std::vector<const Node*>& args, const Node& where, std::vector<NodePair>& out) {
+    if (args.empty()) {
+      diags_.report(DiagKind::WrongArity, where.range, "ReportPairs needs at least one pair")
+          .withHint("write (ReportPairs (0 5) (3 12))");
+      return false;
+    }
+    bool ok = true;
+    for (const Node* p : args) {
+      if (!p->isList() || p->children.size() != 2) {
+        diags_.report(DiagKind::TypeMismatch, p->range,
+                      fmt::format("ReportPairs expects node pairs such as (0 5), got {}",
+                                  describe(*p)));
+        ok = false;
+        continue;
+      }
+      NodePair pair{0, 0, p->range};
+      if (!integerArg(p->children[0], "a node number", 0, pair.src) ||
+          !integerArg(p->children[1], "a node number", 0, pair.dst)) {
+        ok = false;
+        continue;
+      }
+      if (pair.src == pair.dst) {
+        diags_.report(DiagKind::SelfPair, p->range,
+                      fmt::format("pair {} names node {} twice; a node never sends to itself",
+                                  ast::quote(*p), pair.src));
+        ok = false;
+        continue;
+      }
+      out.push_back(pair);
+    }
+    return ok;
+  }
+
+  const FormInfo& info_;
+  std::string_view name_;
+  DiagnosticEngine& diags_;
+};
+
+std::vector<const Node*> argsOf(const Node& form) {
+  std::vector<const Node*> args;
+  args.reserve(form.children.size());
+  for (size_t i = 1; i < form.children.size(); ++i) args.push_back(&form.children[i]);
+  return args;
+}
+
+void readSweep(const Node& form, FormValues& values, DiagnosticEngine& diags,
+               std::vector<const Node*>& sweepForms) {
+  if (form.children.size() < 3 || !form.children[1].isSymbol()) {
+    diags.report(DiagKind::WrongArity, form.range,
+                 "Sweep takes a parameter name and at least one value")
+        .withHint("write (Sweep MessageCreationInterval 2usec 10usec 50usec 100usec)");
+    return;
+  }
+  const Node& param = form.children[1];
+  std::optional<FormId> id = findForm(param.text);
+  ValueKind kind = id ? formInfo(*id).kind : ValueKind::Import;
+  if (!id || kind == ValueKind::Sweep || kind == ValueKind::Import ||
+      kind == ValueKind::NodePairs) {
+    std::string best = closestMatch(param.text, allFormNames());
+    diags.report(DiagKind::UnknownForm, param.range,
+                 fmt::format("Sweep cannot vary '{}': it is not a parameter", param.text))
+        .withHint(best.empty() || best == param.text ? "name a parameter form such as "
+                                                       "MessageCreationInterval"
+                                                     : fmt::format("did you mean '{}'?", best));
+    return;
+  }
+  for (const Node* other : sweepForms) {
+    if (other->children[1].text == param.text) {
+      diags.report(DiagKind::DuplicateForm, form.range,
+                   fmt::format("{} is swept twice", param.text))
+          .withHint("put all its values in one (Sweep ...) form")
+          .note(other->range, "first swept here");
+      return;
+    }
+  }
+  sweepForms.push_back(&form);
+  SweepSpec sweep{*id, form.range, {}};
+  bool ok = true;
+  for (size_t i = 2; i < form.children.size(); ++i) {
+    FormValue scratch;
+    if (readValue(*id, {&form.children[i]}, form.children[i], scratch, diags))
+      sweep.values.push_back(&form.children[i]);
+    else
+      ok = false;
+  }
+  if (ok) values.sweeps.push_back(std::move(sweep));
+}
+
+}  // namespace
+
+bool readValue(FormId id, const std::vector<const Node*>& args, const Node& where,
+               FormValue& out, DiagnosticEngine& diags) {
+  return Reader(id, diags).read(args, where, out);
+}
+
+FormValues readForms(const ast::Program& program, DiagnosticEngine& diags) {
+  FormValues values;
+  std::vector<const Node*> sweepForms;
+  for (const ast::Module& module : program.modules) {
+    for (const Node& form : module.forms) {
+      if (diags.capped()) return values;
+      if (form.isError()) continue;
+      if (!form.isList()) {
+        diags.report(DiagKind::ExpectedForm, form.range,
+                     fmt::format("expected a form such as (NetworkFrequency 50MHz), got {}",
+                                 describe(form)))
+            .withHint("every top-level element is a parenthesized form: (Name value ...)");
+        continue;
+      }
+      if (form.head().empty()) {
+        const Node* at = form.children.empty() ? &form : &form.children[0];
+        diags.report(DiagKind::ExpectedForm, at->range,
+                     form.children.empty()
+                         ? std::string("empty form '()'")
+                         : fmt::format("a form starts with its name, got {}", describe(*at)))
+            .withHint("write (Name value ...), e.g. (NetworkFrequency 50MHz)");
+        continue;
+      }
+      std::string_view head = form.head();
+      std::optional<FormId> id = findForm(head);
+      if (!id) {
+        std::string best = closestMatch(head, allFormNames());
+        diags.report(DiagKind::UnknownForm, form.children[0].range,
+                     fmt::format("unknown form '{}'", head))
+            .withHint(best.empty() ? "the forms are listed by `ndlc check --list-forms`"
+                                   : fmt::format("did you mean '{}'?", best));
+        continue;
+      }
+      ValueKind kind = formInfo(*id).kind;
+      if (kind == ValueKind::Import) continue;  // the loader read it
+      if (kind == ValueKind::Sweep) {
+        readSweep(form, values, diags, sweepForms);
+        continue;
+      }
+      FormValue& slot = values[*id];
+      if (slot.form) {
+        diags.report(DiagKind::DuplicateForm, form.children[0].range,
+                     fmt::format("{} is given twice", head))
+            .withHint("keep one; to run several values use (Sweep ...) or `ndlc sweep`")
+            .note(slot.form->range, "first given here");
+        continue;
+      }
+      slot.form = &form;
+      slot.ok = readValue(*id, argsOf(form), form, slot, diags);
+    }
+  }
+  return values;
+}
+
+}  // namespace ndl::sema

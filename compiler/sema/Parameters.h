@@ -1,0 +1,99 @@
+// The checked program: every parameter of a simulation converted exactly
+// to the units the simulator works in (bits, flits, clocks, Hz), with the
+// defaults of Forms.def filled in. This is what elaboration consumes.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/ast/Ast.h"
+#include "compiler/sema/FormTable.h"
+#include "compiler/support/Rational.h"
+#include "compiler/support/SourceRange.h"
+
+namespace ndl::sema {
+
+struct TopologySpec {
+  EnumId kind = EnumId::TopologyKind_Torus;
+  bool custom = false;            // (Topology (Nodes ...) (Link a b) ...)
+  std::vector<int64_t> args;      // radices, dimension count, RDT parameters
+  const ast::Node* form = nullptr;  // the (Topology ...) form, for elaboration
+};
+
+struct TrafficSpec {
+  EnumId pattern = EnumId::Traffic_Uniform;
+  Rational hotSpotShare;              // HotSpot: share of messages to hot nodes
+  std::vector<int64_t> hotSpotNodes;  // HotSpot: the hot nodes
+};
+
+struct SweepSpec {
+  FormId param;
+  SourceRange range;
+  std::vector<const ast::Node*> values;  // each checked against the parameter
+};
+
+struct NodePair {
+  int64_t src;
+  int64_t dst;
+  SourceRange range;
+};
+
+struct Parameters {
+  TopologySpec topology;
+  EnumId flowControl = EnumId::FlowControl_Wormhole;
+  std::optional<EnumId> routing;  // nullopt: the topology's own routing
+
+  // Sizes.
+  int64_t channelWidthBits = 0;  // one flit = one phit
+  int64_t packetBits = 0;
+  int64_t packetFlits = 0;  // rounded up to whole flits
+  int64_t dataBits = 0;     // payload per packet
+  int64_t headerBits = 0;   // packetBits - dataBits
+  int64_t bufferFlits = 0;  // per input virtual channel
+  int64_t messageMinBits = 0;
+  int64_t messageMaxBits = 0;
+
+  // Clocks.
+  Rational networkHz;
+  Rational routerHz;             // = networkHz unless RouterFrequency is given
+  int64_t routerDelayClocks = 0;  // router clocks
+  int64_t linkDelayClocks = 1;    // network clocks
+  int64_t creditDelayClocks = 1;  // network clocks
+  int64_t deadlockTimeoutClocks = 0;  // router clocks
+  int64_t sampleIntervalClocks = 0;   // network clocks
+  std::optional<int64_t> simulationTimeClocks;
+
+  // Traffic.
+  Rational creationRate;  // messages per node per network clock
+  std::optional<Rational> creationIntervalClocks;  // when given as an interval
+  int64_t creationMax = 0;
+  int64_t queueCapacity = 0;  // messages per injection queue
+  TrafficSpec traffic;
+  std::string patternFile;     // CommunicationPatternFile, resolved path
+  Rational expandRate;         // ProcessorPerformanceExpandRate
+
+  // Routers.
+  int64_t virtualChannels = 1;
+  int64_t injectionVirtualChannels = 1;
+  EnumId deadlockHandling = EnumId::DeadlockHandling_Drop;
+
+  // Runs and output.
+  int64_t seed = 1;
+  int64_t warmupMessages = 0;
+  std::optional<int64_t> measuredMessages;  // nullopt: all after warm-up
+  std::string dataOutputFile;
+  std::string screenOutputFile;
+  std::vector<NodePair> reportPairs;
+  std::vector<SweepSpec> sweeps;
+
+  // Where each form was given (invalid range: defaulted).
+  SourceRange where[kFormCount];
+};
+
+// Text listing of the parameters, one per line, as `--dump-after=sema`
+// shows them: name, converted value, and "(default)" where not given.
+std::string printParameters(const Parameters& p);
+
+}  // namespace ndl::sema

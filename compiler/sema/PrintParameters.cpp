@@ -1,0 +1,67 @@
+#include <fmt/format.h>
+
+#include "compiler/sema/Parameters.h"
+
+namespace ndl::sema {
+
+std::string printParameters(const Parameters& p) {
+  std::string out;
+  auto line = [&](FormId id, const std::string& value) {
+    bool given = p.where[static_cast<size_t>(id)].valid();
+    out += fmt::format("{} = {}{}\n", formInfo(id).name, value, given ? "" : " (default)");
+  };
+  std::string topo;
+  if (p.topology.custom) {
+    topo = "custom";
+  } else {
+    topo = std::string(enumInfo(p.topology.kind).name);
+    for (int64_t a : p.topology.args) topo += fmt::format(" {}", a);
+  }
+  line(FormId::Topology, topo);
+  line(FormId::FlowControlMethod, std::string(enumInfo(p.flowControl).name));
+  line(FormId::RoutingAlgorithm,
+       p.routing ? std::string(enumInfo(*p.routing).name) : "the topology's own");
+  line(FormId::NetworkChannelWidth, fmt::format("{}bit (1 flit)", p.channelWidthBits));
+  line(FormId::NetworkFrequency, fmt::format("{}Hz", p.networkHz.str()));
+  line(FormId::RouterFrequency, fmt::format("{}Hz", p.routerHz.str()));
+  line(FormId::NetworkPacketSize, fmt::format("{}bit = {} flits", p.packetBits, p.packetFlits));
+  line(FormId::NetworkDataSize, fmt::format("{}bit (header {}bit)", p.dataBits, p.headerBits));
+  line(FormId::NodeBufferSize, fmt::format("{} flits per virtual channel", p.bufferFlits));
+  line(FormId::NodeHardwareDelay, fmt::format("{} router clocks", p.routerDelayClocks));
+  line(FormId::LinkDelay, fmt::format("{} clocks", p.linkDelayClocks));
+  line(FormId::CreditDelay, fmt::format("{} clocks", p.creditDelayClocks));
+  line(FormId::MessageCreationRate,
+       fmt::format("{} per node per clock", p.creationRate.str()));
+  line(FormId::MessageCreationInterval,
+       p.creationIntervalClocks ? fmt::format("{} clocks", p.creationIntervalClocks->str())
+                                : std::string("none"));
+  line(FormId::MessageCreationMax, fmt::format("{}", p.creationMax));
+  line(FormId::MessageLength, fmt::format("{}bit to {}bit", p.messageMinBits, p.messageMaxBits));
+  line(FormId::MessageMaxCount, fmt::format("{} messages", p.queueCapacity));
+  line(FormId::TrafficPattern, std::string(enumInfo(p.traffic.pattern).name));
+  line(FormId::VirtualChannels, fmt::format("{}", p.virtualChannels));
+  line(FormId::InjectionVirtualChannels, fmt::format("{}", p.injectionVirtualChannels));
+  line(FormId::DeadlockHandling, std::string(enumInfo(p.deadlockHandling).name));
+  line(FormId::DeadlockTimeout, fmt::format("{} router clocks", p.deadlockTimeoutClocks));
+  line(FormId::SimulationInterval, fmt::format("{} clocks", p.sampleIntervalClocks));
+  line(FormId::SimulationTime, p.simulationTimeClocks
+                                   ? fmt::format("{} clocks", *p.simulationTimeClocks)
+                                   : std::string("until drained"));
+  line(FormId::Seed, fmt::format("{}", p.seed));
+  line(FormId::WarmupMessages, fmt::format("{}", p.warmupMessages));
+  line(FormId::MeasuredMessages,
+       p.measuredMessages ? fmt::format("{}", *p.measuredMessages) : std::string("all"));
+  if (!p.patternFile.empty()) line(FormId::CommunicationPatternFile, fmt::format("\"{}\"", p.patternFile));
+  if (!p.dataOutputFile.empty()) line(FormId::DataOutputFile, fmt::format("\"{}\"", p.dataOutputFile));
+  if (!p.screenOutputFile.empty())
+    line(FormId::ScreenOutputFile, fmt::format("\"{}\"", p.screenOutputFile));
+  for (const NodePair& pair : p.reportPairs) out += fmt::format("ReportPairs += ({} {})\n", pair.src, pair.dst);
+  for (const SweepSpec& s : p.sweeps) {
+    out += fmt::format("Sweep {} =", formInfo(s.param).name);
+    for (const ast::Node* v : s.values) out += " " + ast::print(*v);
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace ndl::sema

@@ -1,0 +1,322 @@
+#include "compiler/sema/Rules.h"
+
+#include <fmt/format.h>
+
+namespace ndl::sema {
+namespace {
+
+class Resolver {
+ public:
+  Resolver(const FormValues& v, FileId mainFile, DiagnosticEngine& diags)
+      : v_(v), mainFile_(mainFile), diags_(diags) {}
+
+  std::optional<Parameters> run() {
+    for (size_t i = 0; i < kFormCount; ++i)
+      if (v_.forms[i].form) p_.where[i] = v_.forms[i].form->range;
+
+    require(FormId::Topology, "(Topology (Torus 8 8))");
+    require(FormId::NetworkChannelWidth, "(NetworkChannelWidth 32bit)");
+    require(FormId::NetworkFrequency, "(NetworkFrequency 50MHz)");
+    require(FormId::NetworkPacketSize, "(NetworkPacketSize 256bit)");
+    if (!given(FormId::MessageCreationRate) && !given(FormId::MessageCreationInterval) &&
+        !given(FormId::CommunicationPatternFile)) {
+      missing("no traffic is given: MessageCreationRate, MessageCreationInterval or "
+              "CommunicationPatternFile is required",
+              "add (MessageCreationInterval 2usec) or (MessageCreationRate 1.0%)");
+    }
+
+    if (ok(FormId::Topology)) p_.topology = v_[FormId::Topology].topology;
+    if (ok(FormId::FlowControlMethod)) p_.flowControl = v_[FormId::FlowControlMethod].enumValue;
+    if (ok(FormId::RoutingAlgorithm)) {
+      EnumId r = v_[FormId::RoutingAlgorithm].enumValue;
+      p_.routing = r == EnumId::Routing_XFirstYNext ? EnumId::Routing_DimensionOrder : r;
+    }
+    if (ok(FormId::DeadlockHandling)) p_.deadlockHandling = v_[FormId::DeadlockHandling].enumValue;
+    if (ok(FormId::TrafficPattern)) p_.traffic = v_[FormId::TrafficPattern].traffic;
+    p_.virtualChannels = countOr(FormId::VirtualChannels, 1);
+    p_.injectionVirtualChannels = countOr(FormId::InjectionVirtualChannels, 1);
+    p_.creationMax = countOr(FormId::MessageCreationMax, 10000);
+    p_.queueCapacity = countOr(FormId::MessageMaxCount, 10000);
+    p_.seed = countOr(FormId::Seed, 1);
+    p_.warmupMessages = countOr(FormId::WarmupMessages, 0);
+    if (ok(FormId::MeasuredMessages)) p_.measuredMessages = v_[FormId::MeasuredMessages].count;
+    p_.dataOutputFile = v_[FormId::DataOutputFile].text;
+    p_.screenOutputFile = v_[FormId::ScreenOutputFile].text;
+    p_.patternFile = v_[FormId::CommunicationPatternFile].text;
+    if (ok(FormId::ProcessorPerformanceExpandRate))
+      p_.expandRate = v_[FormId::ProcessorPerformanceExpandRate].quantity.value;
+    if (ok(FormId::ReportPairs)) p_.reportPairs = v_[FormId::ReportPairs].pairs;
+    p_.sweeps = v_.sweeps;
+
+    sizes();
+    clocks();
+    traffic();
+    virtualChannels();
+    windows();
+    if (failed_) return std::nullopt;
+    return p_;
+  }
+
+ private:
+  bool given(FormId id) const { return v_.given(id); }
+  bool ok(FormId id) const { return v_.ok(id); }
+  std::string_view name(FormId id) const { return formInfo(id).name; }
+  int64_t countOr(FormId id, int64_t fallback) const {
+    return ok(id) ? v_[id].count : fallback;
+  }
+  const ast::Node& node(FormId id) const { return *v_[id].form; }
+
+  Diagnostic& error(DiagKind kind, FormId at, std::string message) {
+    failed_ = true;
+    return diags_.report(kind, node(at).range, std::move(message));
+  }
+
+  void missing(std::string message, std::string hint) {
+    failed_ = true;
+    diags_.report(DiagKind::MissingForm, SourceRange{mainFile_, 1, 1, 1, 2}, std::move(message))
+        .withHint(std::move(hint));
+  }
+
+  void require(FormId id, std::string_view example) {
+    if (given(id)) {
+      if (!ok(id)) failed_ = true;
+      return;
+    }
+    missing(fmt::format("missing required form ({} ...)", name(id)),
+            fmt::format("add {}: {}", example, formInfo(id).summary));
+  }
+
+  // A size in bits; flits need the channel width.
+  std::optional<int64_t> bits(const Quantity& q) const {
+    if (q.unit->base == UnitBase::Absolute) return q.value.num();  // whole bits, checked
+    if (p_.channelWidthBits == 0) return std::nullopt;
+    std::optional<Rational> b = q.value.mul(p_.channelWidthBits);
+    if (!b) return std::nullopt;
+    return b->num();
+  }
+
+  // Whole flits of a size, rounded as `up` says, with a warning when the
+  // size is not a multiple of the channel width.
+  int64_t flits(FormId id, int64_t sizeBits, bool up) {
+    int64_t w = p_.channelWidthBits;
+    int64_t n = up ? (sizeBits + w - 1) / w : sizeBits / w;
+    if (sizeBits % w != 0 && given(id)) {
+      diags_.report(DiagKind::NotFlitMultiple, node(id).range,
+                    fmt::format("{} {} is not a multiple of the {}bit channel width; it {} {} "
+                                "flit{} ({}bit)",
+                                name(id), node(id).children[1].text, w,
+                                up ? "takes" : "holds", n, n == 1 ? "" : "s", n * w))
+          .withHint(fmt::format("use a multiple of {}bit", w));
+    }
+    return n;
+  }
+
+  void sizes() {
+    if (!ok(FormId::NetworkChannelWidth)) return;
+    const Quantity& wq = v_[FormId::NetworkChannelWidth].quantity;
+    if (wq.unit->base == UnitBase::Flits) {
+      error(DiagKind::WrongDimension, FormId::NetworkChannelWidth,
+            "NetworkChannelWidth defines the flit, so it cannot be given in flits")
+          .withHint("give it in bits or bytes, e.g. 32bit");
+      return;
+    }
+    p_.channelWidthBits = wq.value.num();
+    if (!ok(FormId::NetworkPacketSize)) return;
+    p_.packetBits = *bits(v_[FormId::NetworkPacketSize].quantity);
+    p_.packetFlits = flits(FormId::NetworkPacketSize, p_.packetBits, true);
+
+    // Default payload: all but one flit of header (the whole of a one-flit
+    // packet).
+    p_.dataBits = p_.packetFlits > 1 ? p_.packetBits - p_.channelWidthBits : p_.packetBits;
+    if (given(FormId::NetworkDataSize)) {
+      if (!ok(FormId::NetworkDataSize)) return;
+      p_.dataBits = *bits(v_[FormId::NetworkDataSize].quantity);
+      if (p_.dataBits > p_.packetBits) {
+        error(DiagKind::DataExceedsPacket, FormId::NetworkDataSize,
+              fmt::format("NetworkDataSize {} ({}bit) exceeds NetworkPacketSize {} ({}bit)",
+                          node(FormId::NetworkDataSize).children[1].text, p_.dataBits,
+                          node(FormId::NetworkPacketSize).children[1].text, p_.packetBits))
+            .withHint("the data is the packet less its header; make it smaller than the packet")
+            .note(node(FormId::NetworkPacketSize).range, "packet size given here");
+        return;
+      }
+    }
+    p_.headerBits = p_.packetBits - p_.dataBits;
+
+    p_.bufferFlits = p_.packetFlits;  // default: one packet
+    if (given(FormId::NodeBufferSize)) {
+      if (!ok(FormId::NodeBufferSize)) return;
+      int64_t bufferBits = *bits(v_[FormId::NodeBufferSize].quantity);
+      p_.bufferFlits = flits(FormId::NodeBufferSize, bufferBits, false);
+      bool wholePacket = p_.flowControl != EnumId::FlowControl_Wormhole;
+      int64_t need = wholePacket ? p_.packetFlits : 1;
+      if (p_.bufferFlits < need) {
+        std::string_view fc = enumInfo(p_.flowControl).name;
+        error(DiagKind::BufferTooSmall, FormId::NodeBufferSize,
+              wholePacket
+                  ? fmt::format("NodeBufferSize {} holds {} flit{}, but {} needs a whole packet "
+                                "({} flits = {}bit) in each buffer",
+                                node(FormId::NodeBufferSize).children[1].text, p_.bufferFlits,
+                                p_.bufferFlits == 1 ? "" : "s", fc, p_.packetFlits,
+                                p_.packetFlits * p_.channelWidthBits)
+                  : fmt::format("NodeBufferSize {} holds no whole flit of {}bit",
+                                node(FormId::NodeBufferSize).children[1].text,
+                                p_.channelWidthBits))
+            .withHint(wholePacket ? fmt::format("make it at least {}bit, or use Wormhole",
+                                                p_.packetFlits * p_.channelWidthBits)
+                                  : fmt::format("make it at least {}bit", p_.channelWidthBits));
+      }
+    }
+
+    if (ok(FormId::MessageLength)) {
+      const FormValue& m = v_[FormId::MessageLength];
+      p_.messageMinBits = *bits(m.quantity);
+      p_.messageMaxBits = m.high ? *bits(*m.high) : p_.messageMinBits;
+      if (p_.messageMaxBits < p_.messageMinBits) {
+        error(DiagKind::EmptyRange, FormId::MessageLength,
+              fmt::format("MessageLength range is empty: {}bit to {}bit", p_.messageMinBits,
+                          p_.messageMaxBits))
+            .withHint("write the low end first");
+      }
+    } else if (!given(FormId::MessageLength)) {
+      p_.messageMinBits = p_.messageMaxBits = p_.dataBits;
+    }
+  }
+
+  // Converts a time to whole clocks of `hz`, rounding up with a warning when
+  // it is not exact.
+  int64_t toClocks(FormId id, const Quantity& q, const Rational& hz, std::string_view domain) {
+    if (q.unit->base == UnitBase::Clocks) return q.value.num();
+    std::optional<Rational> c = q.value.mul(hz);
+    if (!c) {
+      error(DiagKind::NumberOverflow, id, fmt::format("{} is too long to count in clocks", name(id)));
+      return 0;
+    }
+    if (!c->isInteger()) {
+      diags_.report(DiagKind::InexactClocks, node(id).range,
+                    fmt::format("{} {} is {} clocks at the {} {}Hz; rounded up to {} clock{}",
+                                name(id), node(id).children[1].text, c->str(), domain,
+                                fmtHz(hz), c->ceil(), c->ceil() == 1 ? "" : "s"))
+          .withHint("give it in clocks (e.g. 3clock) or as a whole number of clock periods");
+    }
+    return c->ceil();
+  }
+
+  static std::string fmtHz(const Rational& hz) {
+    if (hz >= Rational(1000000000) && hz.num() % 1000000000 == 0 && hz.isInteger())
+      return fmt::format("{}G", hz.num() / 1000000000);
+    if (hz >= Rational(1000000)) return fmt::format("{}M", hz.div(1000000)->str());
+    if (hz >= Rational(1000)) return fmt::format("{}k", hz.div(1000)->str());
+    return hz.str();
+  }
+
+  void clocks() {
+    if (!ok(FormId::NetworkFrequency)) return;
+    p_.networkHz = v_[FormId::NetworkFrequency].quantity.value;
+    p_.routerHz = ok(FormId::RouterFrequency) ? v_[FormId::RouterFrequency].quantity.value
+                                              : p_.networkHz;
+    std::string_view routerClock = given(FormId::RouterFrequency) ? "router clock" : "network clock";
+    auto convert = [&](FormId id, const Rational& hz, std::string_view domain, int64_t fallback) {
+      return ok(id) ? toClocks(id, v_[id].quantity, hz, domain) : fallback;
+    };
+    p_.routerDelayClocks = convert(FormId::NodeHardwareDelay, p_.routerHz, routerClock, 1);
+    p_.linkDelayClocks = convert(FormId::LinkDelay, p_.networkHz, "network clock", 1);
+    p_.creditDelayClocks =
+        convert(FormId::CreditDelay, p_.networkHz, "network clock", p_.linkDelayClocks);
+    p_.deadlockTimeoutClocks = convert(FormId::DeadlockTimeout, p_.routerHz, routerClock, 1000);
+    p_.sampleIntervalClocks = convert(FormId::SimulationInterval, p_.networkHz, "network clock", 1000);
+    if (ok(FormId::SimulationTime))
+      p_.simulationTimeClocks = convert(FormId::SimulationTime, p_.networkHz, "network clock", 0);
+  }
+
+  void traffic() {
+    if (!ok(FormId::NetworkFrequency)) return;
+    std::optional<Rational> intervalClocks;
+    if (ok(FormId::MessageCreationInterval)) {
+      const Quantity& q = v_[FormId::MessageCreationInterval].quantity;
+      intervalClocks = q.unit->base == UnitBase::Clocks ? std::optional(q.value)
+                                                        : q.value.mul(p_.networkHz);
+      if (!intervalClocks || *intervalClocks < Rational(1)) {
+        error(DiagKind::OutOfRange, FormId::MessageCreationInterval,
+              fmt::format("MessageCreationInterval {} is {} clocks at {}Hz; a node creates at "
+                          "most one message per clock",
+                          node(FormId::MessageCreationInterval).children[1].text,
+                          intervalClocks ? intervalClocks->str() : "less than 1",
+                          fmtHz(p_.networkHz)))
+            .withHint("make the interval at least one network clock");
+        return;
+      }
+      p_.creationIntervalClocks = intervalClocks;
+      p_.creationRate = *Rational(1).div(*intervalClocks);
+    }
+    if (ok(FormId::MessageCreationRate)) {
+      Rational rate = v_[FormId::MessageCreationRate].quantity.value;
+      if (intervalClocks) checkAgreement(rate, *intervalClocks);
+      p_.creationRate = rate;
+    }
+  }
+
+  // Rate and interval must describe the same traffic within 1%.
+  void checkAgreement(const Rational& rate, const Rational& intervalClocks) {
+    Rational implied = *Rational(1).div(intervalClocks);
+    std::optional<Rational> diff = rate.sub(implied);
+    if (!diff) return;
+    Rational absDiff = diff->isNegative() ? *Rational(0).sub(*diff) : *diff;
+    std::optional<Rational> tolerance = implied.mul(*Rational::make(1, 100));
+    if (!tolerance || absDiff <= *tolerance) return;
+    Rational rateInterval = *Rational(1).div(rate);
+    std::optional<Rational> rateIntervalNs =
+        rateInterval.mul(1000000000)->div(p_.networkHz);
+    error(DiagKind::RateIntervalMismatch, FormId::MessageCreationRate,
+          fmt::format("MessageCreationRate {} means one message every {} clocks ({}nsec at {}Hz), "
+                      "but MessageCreationInterval {} is {} clocks (a rate of {}%)",
+                      node(FormId::MessageCreationRate).children[1].text, rateInterval.str(),
+                      rateIntervalNs ? rateIntervalNs->str() : "?", fmtHz(p_.networkHz),
+                      node(FormId::MessageCreationInterval).children[1].text, intervalClocks.str(),
+                      implied.mul(100)->str()))
+        .withHint("give only one of them, or make them agree within 1%")
+        .note(node(FormId::MessageCreationInterval).range, "interval given here");
+  }
+
+  void virtualChannels() {
+    if (p_.deadlockHandling != EnumId::DeadlockHandling_Avoid || !ok(FormId::Topology)) return;
+    EnumId k = p_.topology.kind;
+    bool wraps = !p_.topology.custom &&
+                 (k == EnumId::TopologyKind_Torus || k == EnumId::TopologyKind_Ring ||
+                  k == EnumId::TopologyKind_RDT);
+    if (wraps && p_.virtualChannels < 2) {
+      error(DiagKind::TooFewVirtualChannels, FormId::DeadlockHandling,
+            fmt::format("DeadlockHandling Avoid on a {} needs at least 2 virtual channels for "
+                        "its dateline classes, but VirtualChannels is {}",
+                        enumInfo(k).name, p_.virtualChannels))
+          .withHint("add (VirtualChannels 2), or use (DeadlockHandling Drop)");
+    }
+  }
+
+  void windows() {
+    if (!p_.measuredMessages) return;
+    int64_t need = p_.warmupMessages + *p_.measuredMessages;
+    if (need > p_.creationMax) {
+      error(DiagKind::OutOfRange, FormId::MeasuredMessages,
+            fmt::format("WarmupMessages {} + MeasuredMessages {} = {} exceeds MessageCreationMax "
+                        "{}; the run would end before measuring them",
+                        p_.warmupMessages, *p_.measuredMessages, need, p_.creationMax))
+          .withHint("raise MessageCreationMax or measure fewer messages");
+    }
+  }
+
+  const FormValues& v_;
+  FileId mainFile_;
+  DiagnosticEngine& diags_;
+  Parameters p_;
+  bool failed_ = false;
+};
+
+}  // namespace
+
+std::optional<Parameters> resolve(const FormValues& values, FileId mainFile,
+                                  DiagnosticEngine& diags) {
+  return Resolver(values, mainFile, diags).run();
+}
+
+}  // namespace ndl::sema

@@ -1,0 +1,18 @@
+// The rules between forms (spec 1.2): flits from the channel width, clocks
+// from the frequencies, header = packet - data, buffers against the flow
+// control, rate against interval; plus the defaults of Forms.def.
+#pragma once
+
+#include <optional>
+
+#include "compiler/sema/FormValues.h"
+#include "compiler/sema/Parameters.h"
+
+namespace ndl::sema {
+
+// Needs: values from readForms. `mainFile` locates missing-form errors.
+// Returns nullopt when a required form is missing or a rule fails.
+std::optional<Parameters> resolve(const FormValues& values, FileId mainFile,
+                                  DiagnosticEngine& diags);
+
+}  // namespace ndl::sema

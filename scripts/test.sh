@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Builds NDL and runs every test suite (lit, GoogleTest, editor grammars).
+#   scripts/test.sh              normal build in build/
+#   NDL_SANITIZE=1 scripts/test.sh   AddressSanitizer + UBSan build in build-asan/
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ "${NDL_SANITIZE:-0}" = 1 ]; then
+  dir=build-asan
+  flags=(-DNDL_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug)
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+  export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+else
+  dir=build
+  flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
+fi
+cmake -S . -B "$dir" -G Ninja "${flags[@]}" >/dev/null
+cmake --build "$dir" -j "$(nproc)"
+ctest --test-dir "$dir" --output-on-failure -j "$(nproc)"
