@@ -70,23 +70,32 @@ std::optional<FileId> Loader::readFile(const fs::path& path, const std::string& 
 }
 
 std::optional<Program> Loader::load(const std::string& path) {
-  Program program;
-  std::optional<FileId> file;
   if (path == "-") {
     std::ostringstream ss;
     ss << std::cin.rdbuf();
-    file = sources_.addBuffer("<stdin>", "", ss.str());
-    sources_.setText(*file, sanitizeText(ss.str(), *file, diags_));
-  } else {
-    file = readFile(path, path, SourceRange{});
+    return loadText("<stdin>", ss.str());
   }
+  std::optional<FileId> file = readFile(path, path, SourceRange{});
   if (!file) return std::nullopt;
+  loaded_.clear();
+  Program program;
   loadModule(*file, program);
   program.mainFile = *file;
   return program;
 }
 
+Program Loader::loadText(std::string displayName, const std::string& text) {
+  FileId file = sources_.addBuffer(std::move(displayName), "", text);
+  sources_.setText(file, sanitizeText(text, file, diags_));
+  loaded_.clear();
+  Program program;
+  loadModule(file, program);
+  program.mainFile = file;
+  return program;
+}
+
 void Loader::loadModule(FileId file, Program& program) {
+  loaded_.push_back(sources_.path(file));
   std::optional<ast::Module> module = parseFile(sources_, file, diags_);
   if (!module) return;
   stack_.push_back(sources_.path(file));
@@ -149,7 +158,7 @@ void Loader::loadImport(const ast::Node& form, const fs::path& baseDir, Program&
         .withHint("move the shared forms into a file that both import");
     return;
   }
-  if (sources_.findByPath(canonical) != kNoFile) return;  // already loaded
+  if (std::find(loaded_.begin(), loaded_.end(), canonical) != loaded_.end()) return;
   std::string shown = isPath ? fs::proximate(target, ec).lexically_normal().string()
                              : fmt::format("<stdlib>/{}.ndl", name);
   if (std::optional<FileId> file = readFile(target, shown, arg.range)) loadModule(*file, program);

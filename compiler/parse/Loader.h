@@ -32,6 +32,9 @@ class Loader {
   // Loads a program from a file, or from standard input for "-".
   // Returns nullopt only when the main file could not be read at all.
   std::optional<Program> load(const std::string& path);
+  // Loads a program from text in memory (standard input, tests); relative
+  // imports resolve against the current directory.
+  Program loadText(std::string displayName, const std::string& text);
 
   // The names `(import "...")` can find in the stdlib directory.
   std::vector<std::string> stdlibModules() const;
@@ -47,6 +50,7 @@ class Loader {
   LoadOptions options_;
   std::vector<std::string> stack_;  // canonical paths being loaded, for cycles
   std::vector<FileId> stackFiles_;
+  std::vector<std::string> loaded_;  // canonical paths of this program's modules
 };
 
 // True for forms the loader handles, which the checker then skips.

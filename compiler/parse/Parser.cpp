@@ -46,6 +46,8 @@ bool checkTokens(const std::vector<antlr4::Token*>& tokens, FileId file,
   std::vector<const antlr4::Token*> open;
   bool balanced = true;
   bool tooDeep = false;
+  bool unterminated = false;  // a string or comment that swallowed a ')'
+
   for (const antlr4::Token* t : tokens) {
     SourceRange r = tokenRange(t, file);
     switch (t->getType()) {
@@ -69,12 +71,14 @@ bool checkTokens(const std::vector<antlr4::Token*>& tokens, FileId file,
         break;
       case NDLLexer::UNTERMINATED_STRING:
         r.endCol = r.col + 1;
+        unterminated = true;
         diags.report(DiagKind::UnterminatedString, r, "string is never closed")
             .withHint("end it with '\"' on the same line; strings cannot span lines");
         break;
       case NDLLexer::UNTERMINATED_BLOCK_COMMENT:
         r.endLine = r.line;
         r.endCol = r.col + 2;
+        unterminated = true;
         diags.report(DiagKind::UnterminatedComment, r, "block comment '#|' is never closed")
             .withHint("end it with '|#'");
         break;
@@ -86,6 +90,9 @@ bool checkTokens(const std::vector<antlr4::Token*>& tokens, FileId file,
       default: break;
     }
   }
+  // One mistake, one message: an unterminated string or comment swallows
+  // the ')' after it, and too deep a nesting is usually missing ')'s.
+  if (!open.empty() && (unterminated || tooDeep)) return false;
   if (!open.empty()) {
     // The outermost unclosed list is where the missing ')' belongs.
     SourceRange r = tokenRange(open.front(), file);

@@ -170,7 +170,10 @@ class Reader {
     if (q.value.isNegative() || (!zeroOk && q.value.isZero())) {
       diags_.report(DiagKind::NotPositive, q.node->range,
                     fmt::format("{} must be {}, got {}", name_,
-                                zeroOk ? "zero or more" : "positive", q.node->text));
+                                zeroOk ? "zero or more" : "positive", q.node->text))
+          .withHint(fmt::format("write a {} value such as ({} {})",
+                                zeroOk ? "non-negative" : "positive", name_,
+                                exampleValue(info_.kind)));
       return false;
     }
     return true;
@@ -182,6 +185,8 @@ class Reader {
     if (!q.value.isInteger()) {
       diags_.report(DiagKind::NotAnInteger, n.range,
                     fmt::format("{} '{}' is not a whole number of {}s", name_, n.text,
+                                q.unit->base == UnitBase::Flits ? "flit" : "bit"))
+          .withHint(fmt::format("round it to {}{}", q.value.ceil(),
                                 q.unit->base == UnitBase::Flits ? "flit" : "bit"));
       return false;
     }
@@ -224,7 +229,8 @@ class Reader {
     if (rate && Rational(1) < q.value) {
       diags_.report(DiagKind::OutOfRange, n.range,
                     fmt::format("{} is a per-clock probability and cannot exceed 100%, got {}",
-                                name_, n.text));
+                                name_, n.text))
+          .withHint("a node creates at most one message per clock; 1.0% is one per 100 clocks");
       return false;
     }
     return true;
@@ -241,7 +247,8 @@ class Reader {
     }
     if (n.kind == NodeKind::Real) {
       diags_.report(DiagKind::NotAnInteger, n.range,
-                    fmt::format("{} takes a whole count, got '{}'", name_, n.text));
+                    fmt::format("{} takes a whole count, got '{}'", name_, n.text))
+          .withHint(fmt::format("write a whole number, e.g. ({} {})", name_, n.number.ceil()));
       return false;
     }
     if (n.kind != NodeKind::Integer) {
@@ -254,12 +261,14 @@ class Reader {
     auto [lo, hi] = countBounds();
     if (v < lo) {
       diags_.report(DiagKind::NotPositive, n.range,
-                    fmt::format("{} must be at least {}, got {}", name_, lo, n.text));
+                    fmt::format("{} must be at least {}, got {}", name_, lo, n.text))
+          .withHint(fmt::format("use a value from {} up", lo));
       return false;
     }
     if (v > hi) {
       diags_.report(DiagKind::OutOfRange, n.range,
-                    fmt::format("{} must be at most {}, got {}", name_, hi, n.text));
+                    fmt::format("{} must be at most {}, got {}", name_, hi, n.text))
+          .withHint(fmt::format("use a value from {} to {}", lo, hi));
       return false;
     }
     out = v;
@@ -327,7 +336,8 @@ class Reader {
     }
     if (n.number.num() < min) {
       diags_.report(DiagKind::NotPositive, n.range,
-                    fmt::format("{} must be at least {}, got {}", what, min, n.text));
+                    fmt::format("{} must be at least {}, got {}", what, min, n.text))
+          .withHint(fmt::format("use a value from {} up", min));
       return false;
     }
     out = n.number.num();
@@ -445,7 +455,8 @@ class Reader {
       if (pair.src == pair.dst) {
         diags_.report(DiagKind::SelfPair, p->range,
                       fmt::format("pair {} names node {} twice; a node never sends to itself",
-                                  ast::quote(*p), pair.src));
+                                  ast::quote(*p), pair.src))
+            .withHint("name two different nodes, source first: (0 5)");
         ok = false;
         continue;
       }
@@ -520,14 +531,30 @@ FormValues readForms(const ast::Program& program, DiagnosticEngine& diags) {
   FormValues values;
   std::vector<const Node*> sweepForms;
   for (const ast::Module& module : program.modules) {
+    bool previousWasAtom = false;
     for (const Node& form : module.forms) {
       if (diags.capped()) return values;
       if (form.isError()) continue;
       if (!form.isList()) {
+        // One message for a run of stray atoms: `NetworkFrequency 50MHz`.
+        if (previousWasAtom) continue;
+        previousWasAtom = true;
+        bool known = form.isSymbol() && findForm(form.text);
         diags.report(DiagKind::ExpectedForm, form.range,
                      fmt::format("expected a form such as (NetworkFrequency 50MHz), got {}",
                                  describe(form)))
-            .withHint("every top-level element is a parenthesized form: (Name value ...)");
+            .withHint(known ? fmt::format("put the form in parentheses: ({} ...)", form.text)
+                            : "every top-level element is a parenthesized form: (Name value ...)");
+        continue;
+      }
+      previousWasAtom = false;
+      if (!form.children.empty() && form.children[0].kind == NodeKind::Range &&
+          form.children[0].children[0].isSymbol()) {
+        const Node& range = form.children[0];
+        diags.report(DiagKind::StrayTo, range.range,
+                     fmt::format("'to' needs a value on each side, but '{}' is a name",
+                                 range.children[0].text))
+            .withHint(fmt::format("write a range as ({} 8byte to 32byte)", range.children[0].text));
         continue;
       }
       if (form.head().empty()) {

@@ -66,9 +66,23 @@ class Resolver {
   }
   const ast::Node& node(FormId id) const { return *v_[id].form; }
 
+  // Cross-form diagnostics point at the value of the form they blame.
+  SourceRange valueRange(FormId id) const {
+    const ast::Node& form = node(id);
+    return form.children.size() > 1 ? form.children[1].range : form.range;
+  }
+  std::string_view valueText(FormId id) const { return node(id).children[1].text; }
+
+  // "300bit", or "8flit (256bit)" when the text is not in bits.
+  std::string sizeText(FormId id, int64_t bits) const {
+    std::string_view t = valueText(id);
+    if (t.ends_with("bit") && !t.ends_with("flit")) return std::string(t);
+    return fmt::format("{} ({}bit)", t, bits);
+  }
+
   Diagnostic& error(DiagKind kind, FormId at, std::string message) {
     failed_ = true;
-    return diags_.report(kind, node(at).range, std::move(message));
+    return diags_.report(kind, valueRange(at), std::move(message));
   }
 
   void missing(std::string message, std::string hint) {
@@ -101,10 +115,10 @@ class Resolver {
     int64_t w = p_.channelWidthBits;
     int64_t n = up ? (sizeBits + w - 1) / w : sizeBits / w;
     if (sizeBits % w != 0 && given(id)) {
-      diags_.report(DiagKind::NotFlitMultiple, node(id).range,
+      diags_.report(DiagKind::NotFlitMultiple, valueRange(id),
                     fmt::format("{} {} is not a multiple of the {}bit channel width; it {} {} "
                                 "flit{} ({}bit)",
-                                name(id), node(id).children[1].text, w,
+                                name(id), valueText(id), w,
                                 up ? "takes" : "holds", n, n == 1 ? "" : "s", n * w))
           .withHint(fmt::format("use a multiple of {}bit", w));
     }
@@ -133,11 +147,11 @@ class Resolver {
       p_.dataBits = *bits(v_[FormId::NetworkDataSize].quantity);
       if (p_.dataBits > p_.packetBits) {
         error(DiagKind::DataExceedsPacket, FormId::NetworkDataSize,
-              fmt::format("NetworkDataSize {} ({}bit) exceeds NetworkPacketSize {} ({}bit)",
-                          node(FormId::NetworkDataSize).children[1].text, p_.dataBits,
-                          node(FormId::NetworkPacketSize).children[1].text, p_.packetBits))
+              fmt::format("NetworkDataSize {} exceeds NetworkPacketSize {}",
+                          sizeText(FormId::NetworkDataSize, p_.dataBits),
+                          sizeText(FormId::NetworkPacketSize, p_.packetBits)))
             .withHint("the data is the packet less its header; make it smaller than the packet")
-            .note(node(FormId::NetworkPacketSize).range, "packet size given here");
+            .note(valueRange(FormId::NetworkPacketSize), "packet size given here");
         return;
       }
     }
@@ -193,9 +207,9 @@ class Resolver {
       return 0;
     }
     if (!c->isInteger()) {
-      diags_.report(DiagKind::InexactClocks, node(id).range,
+      diags_.report(DiagKind::InexactClocks, valueRange(id),
                     fmt::format("{} {} is {} clocks at the {} {}Hz; rounded up to {} clock{}",
-                                name(id), node(id).children[1].text, c->str(), domain,
+                                name(id), valueText(id), c->str(), domain,
                                 fmtHz(hz), c->ceil(), c->ceil() == 1 ? "" : "s"))
           .withHint("give it in clocks (e.g. 3clock) or as a whole number of clock periods");
     }
@@ -208,6 +222,17 @@ class Resolver {
     if (hz >= Rational(1000000)) return fmt::format("{}M", hz.div(1000000)->str());
     if (hz >= Rational(1000)) return fmt::format("{}k", hz.div(1000)->str());
     return hz.str();
+  }
+
+  // A time in seconds in the largest unit that keeps it at least 1.
+  static std::string fmtTime(const Rational& sec) {
+    static constexpr std::pair<int64_t, std::string_view> kUnits[] = {
+        {1, "sec"}, {1000, "msec"}, {1000000, "usec"}, {1000000000, "nsec"}};
+    for (auto [scale, unit] : kUnits) {
+      Rational v = *sec.mul(scale);
+      if (v >= Rational(1) || scale == 1000000000) return fmt::format("{}{}", v.str(), unit);
+    }
+    return sec.str() + "sec";
   }
 
   void clocks() {
@@ -265,17 +290,16 @@ class Resolver {
     std::optional<Rational> tolerance = implied.mul(*Rational::make(1, 100));
     if (!tolerance || absDiff <= *tolerance) return;
     Rational rateInterval = *Rational(1).div(rate);
-    std::optional<Rational> rateIntervalNs =
-        rateInterval.mul(1000000000)->div(p_.networkHz);
+    std::optional<Rational> rateIntervalSec = rateInterval.div(p_.networkHz);
     error(DiagKind::RateIntervalMismatch, FormId::MessageCreationRate,
-          fmt::format("MessageCreationRate {} means one message every {} clocks ({}nsec at {}Hz), "
+          fmt::format("MessageCreationRate {} means one message every {} clocks ({} at {}Hz), "
                       "but MessageCreationInterval {} is {} clocks (a rate of {}%)",
                       node(FormId::MessageCreationRate).children[1].text, rateInterval.str(),
-                      rateIntervalNs ? rateIntervalNs->str() : "?", fmtHz(p_.networkHz),
+                      rateIntervalSec ? fmtTime(*rateIntervalSec) : "?", fmtHz(p_.networkHz),
                       node(FormId::MessageCreationInterval).children[1].text, intervalClocks.str(),
                       implied.mul(100)->str()))
         .withHint("give only one of them, or make them agree within 1%")
-        .note(node(FormId::MessageCreationInterval).range, "interval given here");
+        .note(valueRange(FormId::MessageCreationInterval), "interval given here");
   }
 
   void virtualChannels() {

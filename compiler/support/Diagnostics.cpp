@@ -121,7 +121,9 @@ void DiagnosticEngine::printOne(std::ostream& out, Severity sev, const SourceRan
     text += "...";
     caret += "   ";
   }
-  size_t last = r.endLine == r.line && r.endCol > r.col ? r.endCol - 1 : end;
+  // One past the last underlined character; a range over several lines is
+  // underlined to the end of its first line.
+  size_t last = r.endLine == r.line ? std::max<size_t>(r.endCol, 1) - 1 : end;
   for (size_t i = begin; i < end; ++i) {
     text += cps[i];
     bool tab = cps[i] == "\t";

@@ -33,11 +33,4 @@ std::string_view SourceManager::line(FileId id, uint32_t line) const {
   return s;
 }
 
-FileId SourceManager::findByPath(std::string_view canonicalPath) const {
-  if (canonicalPath.empty()) return kNoFile;
-  for (FileId i = 1; i < files_.size(); ++i)
-    if (files_[i].path == canonicalPath) return i;
-  return kNoFile;
-}
-
 }  // namespace ndl

@@ -29,9 +29,6 @@ class SourceManager {
   // line does not exist.
   std::string_view line(FileId id, uint32_t line) const;
 
-  // Finds a file already registered under a canonical path.
-  FileId findByPath(std::string_view canonicalPath) const;
-
  private:
   struct File {
     std::string name;

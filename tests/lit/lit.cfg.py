@@ -1,0 +1,28 @@
+# lit configuration for NDL's file tests. Each .ndl test carries its own
+# `; RUN:` lines and `; CHECK:` expectations.
+import os
+import lit.formats
+
+site = lit_config.params.get("site")
+if site:
+    lit_config.load_config(config, site)
+
+config.name = "NDL"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".ndl", ".test"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.build_root, "tests", "lit")
+
+config.substitutions.append(("%ndlc", config.ndlc))
+config.substitutions.append(("%FileCheck", config.filecheck))
+config.substitutions.append(("%python", config.python))
+config.substitutions.append(("%srcroot", config.source_root))
+# `not` and FileCheck as plain commands, as LLVM's own tests write them.
+config.environment["PATH"] = os.pathsep.join(
+    [os.path.dirname(config.filecheck), os.path.dirname(config.not_tool), os.environ.get("PATH", "")])
+
+# Sanitizer settings pass through to ndlc.
+for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "NDL_STDLIB"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
