@@ -48,8 +48,11 @@ class Builder {
     SourceRange open = tokenRange(ctx->LPAREN()->getSymbol(), file_);
     SourceRange close = tokenRange(ctx->RPAREN()->getSymbol(), file_);
     n.range = SourceRange::cover(open, close);
-    n.children.reserve(ctx->expr().size());
-    for (auto* e : ctx->expr()) n.children.push_back(expr(e));
+    // ctx->children, not ctx->expr(): the latter filters with a
+    // dynamic_cast on every call.
+    n.children.reserve(ctx->children.size() - 2);
+    for (antlr4::tree::ParseTree* child : ctx->children)
+      if (auto* e = dynamic_cast<NDLParser::ExprContext*>(child)) n.children.push_back(expr(e));
     return n;
   }
 
@@ -159,8 +162,8 @@ ast::Module buildModule(NDLParser::ProgramContext* program, FileId file, Diagnos
   Builder b(file, diags);
   ast::Module m;
   m.file = file;
-  m.forms.reserve(program->expr().size());
-  for (auto* e : program->expr()) m.forms.push_back(b.expr(e));
+  for (antlr4::tree::ParseTree* child : program->children)
+    if (auto* e = dynamic_cast<NDLParser::ExprContext*>(child)) m.forms.push_back(b.expr(e));
   return m;
 }
 
