@@ -1,0 +1,52 @@
+// Flits on links and credits on their way back, bucketed by the clock they arrive. Sending
+// only ever schedules into a later clock, which is what makes a cycle two-phase: routers
+// evaluate from the current state, and what they send becomes visible no earlier than the
+// next clock, whatever the order routers were visited in.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace ndl::rt {
+
+struct FlitEvent {
+  uint32_t vc;      // global input VC id at the receiving router
+  uint32_t packet;  // the flit's packet
+};
+
+struct CreditEvent {
+  uint32_t ovc;    // global output VC id at the sending router
+  uint32_t count;  // credits returned
+};
+
+class EventWheel {
+ public:
+  // `horizon`: the longest delay ever scheduled, in clocks.
+  explicit EventWheel(int32_t horizon = 1) {
+    uint32_t size = 2;
+    while (size <= static_cast<uint32_t>(horizon)) size *= 2;
+    mask_ = size - 1;
+    flits_.resize(size);
+    credits_.resize(size);
+  }
+  void reserve(size_t per_bucket) {
+    for (auto& b : flits_) b.reserve(per_bucket);
+    for (auto& b : credits_) b.reserve(per_bucket);
+  }
+  void sendFlit(int64_t arrival, uint32_t vc, uint32_t packet) {
+    flits_[arrival & mask_].push_back({vc, packet});
+  }
+  void sendCredit(int64_t arrival, uint32_t ovc, uint32_t count) {
+    credits_[arrival & mask_].push_back({ovc, count});
+  }
+  std::vector<FlitEvent>& flitsAt(int64_t clock) { return flits_[clock & mask_]; }
+  std::vector<CreditEvent>& creditsAt(int64_t clock) { return credits_[clock & mask_]; }
+
+ private:
+  uint32_t mask_ = 1;
+  std::vector<std::vector<FlitEvent>> flits_;
+  std::vector<std::vector<CreditEvent>> credits_;
+};
+
+}  // namespace ndl::rt

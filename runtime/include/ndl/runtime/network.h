@@ -1,0 +1,183 @@
+// The state of every router and channel as flat arrays indexed by small integer ids: input
+// virtual channels with their flit rings, output VCs with their credits, the port wiring,
+// and the links in flight (EventWheel). Router behaviour lives in router.h.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ndl/runtime/event_wheel.h"
+#include "ndl/runtime/network_desc.h"
+#include "ndl/runtime/packet.h"
+#include "ndl/runtime/routing.h"
+#include "ndl/runtime/sim_params.h"
+#include "ndl/runtime/topology_index.h"
+
+namespace ndl::rt {
+
+// Limits that let a router keep its per-cycle requests in 64-bit masks on the stack.
+inline constexpr int32_t kMaxPorts = 32;     // network ports + the PE port
+inline constexpr int32_t kMaxLocalVcs = 64;  // input VCs of one router
+
+enum class VcState : uint8_t {
+  kIdle,      // the front flit (if any) is the head of a packet not yet looked at
+  kWaitTail,  // store-and-forward: waiting for the tail before routing
+  kRouting,   // header delay (routing + switch) running until `ready`
+  kVcAlloc,   // waiting for an output VC
+  kActive,    // owns an output VC; flits cross the switch as credits allow
+  kDiscard,   // the front packet was dropped; its flits are thrown away as they come
+};
+
+struct InputVc {
+  uint32_t ready = 0;   // low 32 bits of the clock the header may leave
+  uint32_t packet = 0;  // front packet
+  uint16_t head = 0;    // ring slot of the front flit
+  uint16_t count = 0;   // flits buffered
+  uint16_t sent = 0;    // flits of the front packet forwarded or discarded
+  uint16_t len = 0;     // flits of the front packet
+  uint8_t out_port = 0;
+  uint8_t out_vc = 0;
+  uint8_t vc_lo = 0;
+  uint8_t vc_hi = 0;
+  VcState state = VcState::kIdle;
+  uint8_t collided = 0;  // a collision was already counted for this packet here
+  // The front packet's tail left with the next head already queued: that head reached the
+  // front in clock `ready`, and its header delay counts from there.
+  uint8_t queued = 0;
+};
+
+// What routers report from one clock, consumed by the statistics after the clock.
+struct CycleLog {
+  struct Arrival {
+    int32_t node;
+    uint32_t packet;
+  };
+  std::vector<Arrival> arrivals;  // tails ejected
+  std::vector<Arrival> drops;     // packets dropped by the deadlock timeout, and where
+  std::vector<uint32_t> freed;    // dropped packets whose last flit was discarded
+  int64_t flit_hops = 0;          // flits that crossed a network link
+  bool moved = false;             // any flit moved (deadlock detection)
+  void clear() {
+    arrivals.clear();
+    drops.clear();
+    freed.clear();
+    moved = false;
+  }
+};
+
+class Network {
+ public:
+  // Throws std::invalid_argument when the description does not fit the runtime's limits.
+  Network(const NetworkDesc& desc, const SimParams& params);
+
+  int32_t routers() const { return routers_; }
+  int32_t degree(int32_t r) const { return degree_[r]; }
+  const TopologyIndex& topology() const { return topo_; }
+
+  // ---- the PE side of the injection channel
+  int32_t injectionVcs() const { return inj_vcs_; }
+  // Global id of injection VC i of router r.
+  uint32_t injectionVc(int32_t r, int32_t i) const {
+    return static_cast<uint32_t>(vc_begin_[r] + degree_[r] * vcs_ + i);
+  }
+  int32_t bufferedFlits(uint32_t gv) const { return ivc_[gv].count; }
+  int32_t bufferFlits() const { return buffer_flits_; }
+  // Writes one flit into an injection VC (the caller checked there is room).
+  void pushInjected(int32_t r, uint32_t gv, uint32_t packet) {
+    pushFlit(gv, packet);
+    nonempty_[r] |= uint64_t{1} << (gv - vc_begin_[r]);
+    ++flits_in_network_;
+  }
+
+  // ---- per-clock driving
+  // Makes the flits and credits that arrive at clock c visible (the commit of the sends of
+  // earlier clocks) and marks receiving routers active.
+  void deliver(int64_t c);
+  // One router clock of router r at clock c: routing, VC and switch allocation, traversal.
+  template <class Route>
+  void stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& store, CycleLog& log);
+
+  bool routerBusy(int32_t r) const { return nonempty_[r] != 0; }
+  void activate(int32_t r) {
+    if (!is_active_[r]) {
+      is_active_[r] = 1;
+      active_.push_back(r);
+    }
+  }
+  std::vector<int32_t>& activeList() { return active_; }
+  void deactivate(int32_t r) { is_active_[r] = 0; }
+
+  int64_t flitsInNetwork() const { return flits_in_network_; }
+  const std::vector<int64_t>& collisions() const { return collisions_; }
+  // Header delay in link clocks (router clocks converted when the domains differ).
+  int32_t headerDelay() const { return header_delay_; }
+  // Bytes held by the network state, for the memory figure of the benchmark.
+  size_t stateBytes() const;
+
+ private:
+  void pushFlit(uint32_t gv, uint32_t packet) {
+    InputVc& v = ivc_[gv];
+    flits_[static_cast<size_t>(gv) * depth_ + ((v.head + v.count) & depth_mask_)] = packet;
+    ++v.count;
+  }
+  // The front packet is gone; a head queued behind it is at the front from clock c.
+  static void releaseFront(InputVc& v, int64_t c) {
+    v.state = VcState::kIdle;
+    v.queued = v.count > 0;
+    v.ready = static_cast<uint32_t>(c);
+  }
+  template <class Route>
+  void routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t since, const Route& route,
+                 PacketStore& store);
+  void moveFlit(int32_t r, uint32_t gv, int64_t c, PacketStore& store, CycleLog& log);
+  void discardFlits(int32_t r, uint32_t gv, int64_t c, CycleLog& log);
+  void dropFront(int32_t r, uint32_t gv, int64_t c, PacketStore& store, CycleLog& log);
+  [[noreturn]] void badRoute(int32_t r, int32_t port) const;
+
+  TopologyIndex topo_;
+  FlowControl flow_;
+  DeadlockHandling deadlock_;
+  int32_t routers_ = 0;
+  int32_t vcs_ = 1;      // per network port
+  int32_t inj_vcs_ = 1;  // at the PE port
+  int32_t buffer_flits_ = 1;
+  int32_t depth_ = 1;  // ring slots per VC, a power of two >= buffer_flits_
+  uint32_t depth_mask_ = 0;
+  int32_t header_delay_ = 1;
+  int32_t credit_delay_ = 1;
+  int64_t drop_timeout_ = 0;
+
+  // per router
+  std::vector<int32_t> degree_;
+  std::vector<int32_t> port_begin_;  // first global port (degree + 1 ports: PE last)
+  std::vector<int32_t> vc_begin_;    // first global input VC
+  std::vector<int32_t> ovc_begin_;   // first global output VC (network ports only)
+  std::vector<uint64_t> nonempty_;   // local input VCs holding flits
+  std::vector<int64_t> collisions_;
+  std::vector<uint8_t> is_active_;
+  std::vector<int32_t> active_;
+
+  // per global port
+  std::vector<int32_t> down_vc_;       // output side: input VC 0 of the receiving port, or -1
+  std::vector<int32_t> up_ovc_;        // input side: output VC 0 of the sending port, or -1
+  std::vector<uint16_t> link_delay_;   // output side, link clocks
+  std::vector<uint8_t> va_ptr_;        // VC allocation pointer of each output port
+  std::vector<uint8_t> sa_out_ptr_;    // switch allocation pointer of each output port
+  std::vector<uint8_t> sa_in_ptr_;     // switch allocation pointer of each input port
+
+  // per global input VC
+  std::vector<InputVc> ivc_;
+  std::vector<uint32_t> flits_;  // rings, depth_ slots per VC
+  std::vector<int32_t> ivc_router_;
+  std::vector<uint8_t> ivc_port_;
+  std::vector<uint8_t> ivc_vc_;
+
+  // per global output VC
+  std::vector<uint16_t> credits_;
+  std::vector<uint8_t> owned_;
+
+  EventWheel wheel_;
+  int64_t flits_in_network_ = 0;
+};
+
+}  // namespace ndl::rt

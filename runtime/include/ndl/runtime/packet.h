@@ -1,0 +1,80 @@
+// Messages and packets in flight, kept in pools indexed by small integer ids: a flit in a
+// buffer is just its packet's id, so buffers stay 4 bytes per flit.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace ndl::rt {
+
+inline constexpr uint32_t kNone = 0xffffffffu;
+
+struct Message {
+  int64_t created = 0;       // clock the source created it
+  int64_t first_entry = -1;  // clock its first head entered the network
+  int64_t length_bits = 0;
+  int32_t src = 0;
+  int32_t dst = 0;
+  uint32_t packets = 0;   // packets it was split into
+  uint32_t injected = 0;  // packets handed to the injection channel so far
+  uint32_t resolved = 0;  // packets delivered or dropped
+  uint32_t dropped = 0;   // packets dropped
+  uint32_t collisions = 0;
+  uint32_t max_hops = 0;
+  uint32_t next = kNone;  // link in the source's injection queue
+};
+
+struct Packet {
+  int64_t head_entry = 0;  // clock its head entered the source router's injection VC
+  uint64_t header = 0;     // routing state carried in the header
+  uint32_t message = 0;
+  int32_t src = 0;
+  int32_t dst = 0;
+  uint16_t len = 0;  // flits
+  uint16_t hops = 0;
+  uint16_t collisions = 0;
+  uint8_t dropped = 0;
+};
+
+// A pool of records with reuse of freed ids. Growth happens only when more records are live
+// than ever before, so a steady-state run does not allocate.
+template <typename T>
+class Pool {
+ public:
+  uint32_t allocate() {
+    if (!free_.empty()) {
+      const uint32_t id = free_.back();
+      free_.pop_back();
+      items_[id] = T{};
+      ++live_;
+      return id;
+    }
+    items_.emplace_back();
+    ++live_;
+    return static_cast<uint32_t>(items_.size() - 1);
+  }
+  void release(uint32_t id) {
+    free_.push_back(id);
+    --live_;
+  }
+  void reserve(size_t n) {
+    items_.reserve(n);
+    free_.reserve(n);
+  }
+  T& operator[](uint32_t id) { return items_[id]; }
+  const T& operator[](uint32_t id) const { return items_[id]; }
+  size_t live() const { return live_; }
+
+ private:
+  std::vector<T> items_;
+  std::vector<uint32_t> free_;
+  size_t live_ = 0;
+};
+
+struct PacketStore {
+  Pool<Message> messages;
+  Pool<Packet> packets;
+};
+
+}  // namespace ndl::rt

@@ -1,0 +1,133 @@
+// Everything a run measured, in plain data: what the report, the data output file and the
+// JSON writer print (spec 2.3/2.4).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ndl/runtime/latency_histogram.h"
+#include "ndl/runtime/sim_params.h"
+#include "ndl/runtime/steady_state.h"
+
+namespace ndl::rt {
+
+inline constexpr const char* kNdlVersion = "0.1.0";
+
+// Why a run ended. Anything but kOk is a runtime failure (exit code 3).
+enum class RunStatus : uint8_t {
+  kOk,
+  kDeadlock,           // no flit moved for the detection window with flits in the network
+  kTimeLimit,          // the time limit came before the measured messages / the drain
+  kInjectionQueueFull, // creations were refused because an injection queue was full
+};
+std::string_view runStatusName(RunStatus status);
+
+struct MessageCounts {
+  int64_t created = 0;
+  int64_t delivered = 0;
+  int64_t dropped = 0;
+  int64_t refused = 0;
+  int64_t in_flight = 0;  // queued at sources or in the network
+  int64_t queued = 0;     // of in_flight, not yet fully handed to the injection channel
+};
+
+struct PacketCounts {
+  int64_t created = 0;
+  int64_t delivered = 0;
+  int64_t dropped = 0;
+  int64_t in_flight = 0;
+};
+
+struct DistanceRow {
+  int32_t hops = 0;
+  uint64_t count = 0;  // messages
+  double mean_network_cycles = 0;
+  double mean_message_cycles = 0;
+};
+
+struct PairRow {
+  int32_t src = 0;
+  int32_t dst = 0;
+  LatencySummary network;  // clocks
+  LatencySummary message;
+};
+
+// One sampling interval (SimulationInterval) of the time series.
+struct SeriesRow {
+  int64_t end_cycle = 0;
+  int64_t created = 0;         // messages created (refused included)
+  int64_t injected = 0;        // messages whose first head entered the network
+  int64_t injected_bits = 0;   // their total length
+  int64_t arrived = 0;         // messages delivered
+  int64_t arrived_bits = 0;
+  int64_t in_network = 0;      // messages injected and not yet resolved, at the end
+  int64_t flits_in_network = 0;
+  int64_t delivered_flits = 0;
+};
+
+struct NodeRow {
+  int64_t sent = 0;      // messages created and accepted at this node
+  int64_t received = 0;  // messages delivered to this node
+  int64_t refused = 0;
+  int64_t collisions = 0;
+  int64_t dropped_packets = 0;  // dropped at this node's router
+  int64_t injected_flits = 0;
+  int64_t delivered_flits = 0;
+};
+
+struct Results {
+  std::string ndl_version = kNdlVersion;
+  RunStatus status = RunStatus::kOk;
+  std::string status_message;
+
+  // topology
+  std::string topology_name;
+  int32_t nodes = 0;
+  int64_t links = 0;
+  int32_t diameter = 0;
+  double avg_distance = 0;
+
+  SimParams params;  // effective parameters
+  double cycle_ns = 0;
+
+  int64_t cycles = 0;
+  double simulated_time_ns = 0;
+  double wall_seconds = 0;
+  int64_t router_clocks = 0;  // router steps simulated (routers x router clocks)
+  int64_t flit_hops = 0;
+
+  MessageCounts messages;
+  PacketCounts packets;
+  bool conserved = true;
+
+  // measurement window (messages by arrival order)
+  int64_t window_start_cycle = 0;
+  int64_t window_end_cycle = 0;
+  int64_t measured_messages = 0;
+
+  // latencies in clocks, measured window
+  LatencySummary network_latency;  // first head entering to last tail ejected, per message
+  LatencySummary message_latency;  // creation to last tail ejected, per message
+  LatencySummary packet_latency;   // head entering to tail ejected, per packet
+
+  double offered_flits_per_node_cycle = 0;
+  double accepted_flits_per_node_cycle = 0;
+  double hops_mean = 0;  // per delivered packet, measured window
+  std::vector<DistanceRow> by_distance;
+  std::vector<PairRow> pairs;
+
+  int64_t collisions_total = 0;
+  double collisions_per_packet = 0;
+  double collisions_per_message = 0;
+
+  std::vector<NodeRow> per_node;
+  std::vector<SeriesRow> series;
+  int64_t sampling_interval_clocks = 0;
+  SteadyState steady_state;
+};
+
+// Exit code of a finished run: 0 when kOk, 3 otherwise.
+inline int exitCodeFor(const Results& r) { return r.status == RunStatus::kOk ? 0 : 3; }
+
+}  // namespace ndl::rt

@@ -1,0 +1,199 @@
+// One clock of an input-queued virtual-channel router: a header that reaches the front of
+// its VC is routed and waits the header delay; it then competes for an output VC (VC
+// allocation) and every VC with a flit and a credit competes for the crossbar (separable
+// input-first switch allocation), all with round-robin arbiters. The flow-control rules of
+// spec 2.2 decide when a header may route (store-and-forward waits for its tail) and which
+// output VC it may take (cut-through and store-and-forward need room for the whole packet).
+//
+// A template over the routing function so that a constant function (generated code or a
+// reference algorithm) inlines into the loop.
+#pragma once
+
+#include <string>
+
+#include "ndl/runtime/arbiter.h"
+#include "ndl/runtime/network.h"
+
+namespace ndl::rt {
+
+// Wraps a routing function known at compile time so the router step can inline it.
+template <RouteFn kFn>
+struct StaticRoute {
+  RouteResult operator()(const RouteContext& ctx) const { return kFn(ctx); }
+};
+
+// Wraps a routing function known only at run time.
+struct DynamicRoute {
+  RouteFn fn;
+  RouteResult operator()(const RouteContext& ctx) const { return fn(ctx); }
+};
+
+template <class Route>
+inline void Network::routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t since,
+                               const Route& route, PacketStore& store) {
+  Packet& p = store.packets[v.packet];
+  const RouteContext ctx{&topo_, r, p.src, p.dst, ivc_port_[gv], ivc_vc_[gv], vcs_, deadlock_,
+                         &p.header};
+  const RouteResult res = route(ctx);
+  const int32_t deg = degree_[r];
+  if (res.port == kEject) {
+    v.out_port = static_cast<uint8_t>(deg);
+  } else {
+    if (res.port < 0 || res.port >= deg || down_vc_[port_begin_[r] + res.port] < 0 ||
+        res.vc_hi >= vcs_ || res.vc_lo > res.vc_hi) {
+      badRoute(r, res.port);
+    }
+    v.out_port = static_cast<uint8_t>(res.port);
+    v.vc_lo = res.vc_lo;
+    v.vc_hi = res.vc_hi;
+  }
+  v.ready = since + static_cast<uint32_t>(header_delay_);
+  v.state = VcState::kRouting;
+}
+
+template <class Route>
+void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& store,
+                         CycleLog& log) {
+  const uint64_t busy = nonempty_[r];
+  if (busy == 0) return;
+  const uint32_t vb = static_cast<uint32_t>(vc_begin_[r]);
+  const int32_t pb = port_begin_[r];
+  const int32_t ob = ovc_begin_[r];
+  const int32_t deg = degree_[r];
+  const uint32_t now = static_cast<uint32_t>(c);
+
+  uint64_t va_req[kMaxPorts];  // per output port: local VCs asking for an output VC
+  uint32_t va_ports = 0;
+  uint64_t sa_req[kMaxPorts];  // per input port: local VCs ready to cross the switch
+  uint32_t sa_ports = 0;
+
+  // ---- stage 1: advance each VC's state from what is in the buffers now
+  for (uint64_t m = busy; m != 0; m &= m - 1) {
+    const int l = __builtin_ctzll(m);
+    const uint32_t gv = vb + static_cast<uint32_t>(l);
+    InputVc& v = ivc_[gv];
+    uint32_t since = now;  // the clock the header's delay starts from
+    if (v.state == VcState::kIdle) {
+      v.packet = flits_[static_cast<size_t>(gv) * depth_ + v.head];
+      v.len = store.packets[v.packet].len;
+      v.sent = 0;
+      v.collided = 0;
+      if (v.queued) since = v.ready;
+      v.queued = 0;
+      v.state = VcState::kWaitTail;
+    }
+    if (v.state == VcState::kWaitTail) {
+      // Store-and-forward routes a packet only once all of it is here.
+      if (flow_ == FlowControl::kStoreAndForward && v.count < v.len) continue;
+      routeHead(r, gv, v, since, route, store);
+    }
+    if (v.state == VcState::kRouting) {
+      if (static_cast<int32_t>(now - v.ready) < 0) continue;
+      v.state = v.out_port == deg ? VcState::kActive : VcState::kVcAlloc;
+    }
+    if (v.state == VcState::kDiscard) {
+      discardFlits(r, gv, c, log);
+      continue;
+    }
+    if (v.state == VcState::kVcAlloc) {
+      const uint32_t bit = 1u << v.out_port;
+      if (va_ports & bit) {
+        va_req[v.out_port] |= uint64_t{1} << l;
+      } else {
+        va_req[v.out_port] = uint64_t{1} << l;
+        va_ports |= bit;
+      }
+      continue;
+    }
+    // kActive
+    if (v.out_port == deg || credits_[ob + v.out_port * vcs_ + v.out_vc] > 0) {
+      const uint32_t in = ivc_port_[gv];
+      if (sa_ports & (1u << in)) {
+        sa_req[in] |= uint64_t{1} << l;
+      } else {
+        sa_req[in] = uint64_t{1} << l;
+        sa_ports |= 1u << in;
+      }
+    }
+  }
+
+  // ---- stage 2: VC allocation, round robin over the requesters of each output port
+  const uint16_t need = flow_ == FlowControl::kWormhole ? 0 : 1;  // whole-packet room?
+  for (uint32_t pm = va_ports; pm != 0; pm &= pm - 1) {
+    const int o = __builtin_ctz(pm);
+    uint64_t req = va_req[o];
+    const uint32_t start = va_ptr_[pb + o];
+    bool granted = false;
+    while (req != 0) {
+      const int l = roundRobinPick(req, start);
+      req &= ~(uint64_t{1} << l);
+      InputVc& v = ivc_[vb + l];
+      const int32_t base = ob + o * vcs_;
+      for (int32_t k = v.vc_lo; k <= v.vc_hi; ++k) {
+        if (owned_[base + k] == 0 && credits_[base + k] >= need * v.len) {
+          owned_[base + k] = 1;
+          v.out_vc = static_cast<uint8_t>(k);
+          v.state = VcState::kActive;
+          if (!granted) {
+            va_ptr_[pb + o] = roundRobinNext(l);
+            granted = true;
+          }
+          if (credits_[base + k] > 0) {
+            const uint32_t in = ivc_port_[vb + l];
+            if (sa_ports & (1u << in)) {
+              sa_req[in] |= uint64_t{1} << l;
+            } else {
+              sa_req[in] = uint64_t{1} << l;
+              sa_ports |= 1u << in;
+            }
+          }
+          break;
+        }
+      }
+    }
+  }
+
+  // ---- stage 3: switch allocation, input stage then output stage
+  if (sa_ports != 0) {
+    int chosen[kMaxPorts];
+    uint32_t out_req[kMaxPorts];
+    uint32_t out_ports = 0;
+    for (uint32_t pm = sa_ports; pm != 0; pm &= pm - 1) {
+      const int in = __builtin_ctz(pm);
+      const int l = roundRobinPick(sa_req[in], sa_in_ptr_[pb + in]);
+      chosen[in] = l;
+      const int o = ivc_[vb + l].out_port;
+      if (out_ports & (1u << o)) {
+        out_req[o] |= 1u << in;
+      } else {
+        out_req[o] = 1u << in;
+        out_ports |= 1u << o;
+      }
+    }
+    for (uint32_t pm = out_ports; pm != 0; pm &= pm - 1) {
+      const int o = __builtin_ctz(pm);
+      const int in = roundRobinPick(out_req[o], sa_out_ptr_[pb + o]);
+      sa_out_ptr_[pb + o] = roundRobinNext(in);
+      sa_in_ptr_[pb + in] = roundRobinNext(chosen[in]);
+      moveFlit(r, vb + static_cast<uint32_t>(chosen[in]), c, store, log);
+    }
+  }
+
+  // ---- stage 4: headers that wanted to leave and could not: collisions, drop timeout
+  for (uint64_t m = busy; m != 0; m &= m - 1) {
+    const uint32_t gv = vb + static_cast<uint32_t>(__builtin_ctzll(m));
+    InputVc& v = ivc_[gv];
+    if (v.sent != 0 || (v.state != VcState::kVcAlloc && v.state != VcState::kActive)) continue;
+    if (!v.collided) {
+      v.collided = 1;
+      ++collisions_[r];
+      ++store.packets[v.packet].collisions;
+    }
+    if (deadlock_ == DeadlockHandling::kDrop &&
+        static_cast<int32_t>(now - v.ready) >= drop_timeout_) {
+      dropFront(r, gv, c, store, log);
+    }
+  }
+}
+
+}  // namespace ndl::rt

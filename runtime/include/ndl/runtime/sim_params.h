@@ -1,0 +1,93 @@
+// Simulation parameters with every quantity already converted to clocks and flits by the
+// compiler (spec 1.2/1.3), plus the routing and destination functions the simulator calls.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "ndl/runtime/routing.h"
+#include "ndl/runtime/traffic.h"
+
+namespace ndl::rt {
+
+enum class FlowControl : uint8_t { kStoreAndForward, kVirtualCutThrough, kWormhole };
+
+// How a source draws creation times: one Bernoulli(creation_rate) trial per clock, or one
+// message every creation_interval_clocks with a random phase per source.
+enum class CreationProcess : uint8_t { kBernoulli, kPeriodic };
+
+enum class RoutingAlgorithm : uint8_t { kDimensionOrder, kEcube, kCustom };
+
+// A message created at a given clock regardless of the synthetic process: for tests, probes
+// and (later) trace-driven workloads.
+struct ScriptedMessage {
+  int64_t cycle = 0;
+  int32_t src = 0;
+  int32_t dst = 0;
+  int64_t bits = 0;
+};
+
+struct SimParams {
+  // ---- router and channels
+  FlowControl flow_control = FlowControl::kVirtualCutThrough;
+  int32_t channel_width_bits = 32;     // one flit = one phit
+  int32_t packet_flits = 8;            // whole packet, header included
+  int32_t header_flits = 2;            // PacketSize - DataSize, in flits
+  int64_t data_bits_per_packet = 192;  // NetworkDataSize
+  int32_t buffer_flits = 8;            // per input VC (NodeBufferSize)
+  int32_t virtual_channels = 1;        // per network input port
+  int32_t injection_virtual_channels = 1;
+  int32_t router_delay_clocks = 1;  // NodeHardwareDelay, in router clocks
+  int32_t link_delay_clocks = 1;    // LinkDelay, in link clocks (>= 1)
+  int32_t credit_delay_clocks = 1;  // CreditDelay, in link clocks (>= 1)
+  double network_frequency_hz = 50e6;
+  double router_frequency_hz = 0.0;  // 0: routers run on the network clock
+
+  // ---- traffic
+  CreationProcess creation_process = CreationProcess::kBernoulli;
+  double creation_rate = 0.01;            // messages per node per clock
+  double creation_interval_clocks = 0.0;  // kPeriodic only
+  int64_t creation_max = 0;               // 0: unlimited
+  int64_t message_min_bits = 64;
+  int64_t message_max_bits = 256;
+  int64_t injection_queue_capacity = 10000;  // MessageMaxCount, messages per node
+  TrafficPattern pattern = TrafficPattern::kUniform;
+  PatternParams pattern_params;
+  DestFn dest_fn = nullptr;  // kCustom (generated code); otherwise the reference pattern
+  std::string pattern_name;  // for reports when kCustom
+  std::vector<ScriptedMessage> script;  // extra messages, in clock order
+
+  // ---- routing and deadlocks
+  RoutingAlgorithm routing = RoutingAlgorithm::kDimensionOrder;
+  RouteFn route_fn = nullptr;  // kCustom (generated code)
+  std::string routing_name;    // for reports when kCustom
+  DeadlockHandling deadlock = DeadlockHandling::kNone;
+  int64_t deadlock_timeout_clocks = 0;  // Drop: a header blocked this long is removed
+  // No flit moved for this long while flits are in the network: reported as a deadlock.
+  // 0 chooses max(10000, 4 * deadlock_timeout_clocks).
+  int64_t deadlock_detect_clocks = 0;
+
+  // ---- run control and statistics
+  uint64_t seed = 1;
+  int64_t warmup_messages = 0;
+  int64_t measured_messages = 0;  // 0: every message after the warm-up
+  int64_t time_limit_clocks = 0;  // 0: none (see docs/runtime.md for the default stop)
+  int64_t sampling_interval_clocks = 0;  // SimulationInterval; 0: 1000 clocks
+  std::vector<std::pair<int32_t, int32_t>> report_pairs;
+
+  // ---- output
+  std::string data_output_file;
+  std::string screen_output_file;
+};
+
+std::string_view flowControlName(FlowControl fc);
+std::string_view deadlockName(DeadlockHandling dh);
+std::string_view routingName(const SimParams& params);
+
+// Empty if the parameters are usable with `nodes` nodes, else what is wrong.
+std::string validate(const SimParams& params, int32_t nodes);
+
+}  // namespace ndl::rt

@@ -1,0 +1,41 @@
+// Runs a simulation: builds the network from a description and parameters, drives the
+// clock (deliver, create, inject, route) until the stop condition, and returns the Results.
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include "ndl/runtime/network_desc.h"
+#include "ndl/runtime/results.h"
+#include "ndl/runtime/sim_params.h"
+
+namespace ndl::rt {
+
+struct RunOptions {
+  bool progress = false;  // a progress line on stderr once the run takes over ~2 s
+  // Stop condition used when none of creation_max, measured_messages and
+  // time_limit_clocks is set.
+  int64_t default_time_limit_clocks = 100000;
+};
+
+class Simulator {
+ public:
+  // Throws std::invalid_argument if the description or parameters are unusable.
+  Simulator(NetworkDesc desc, SimParams params);
+  ~Simulator();
+  Simulator(const Simulator&) = delete;
+  Simulator& operator=(const Simulator&) = delete;
+
+  Results run(const RunOptions& options = {});
+  // Bytes of network state (routers, buffers, channels), for the memory figures.
+  size_t networkStateBytes() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// Convenience: build and run once.
+Results simulate(const NetworkDesc& desc, const SimParams& params, const RunOptions& options = {});
+
+}  // namespace ndl::rt

@@ -1,0 +1,73 @@
+// The processing elements as traffic sources: message creation (Bernoulli per clock or
+// periodic), destination and length choice, the injection queue with its capacity, and
+// packetization into the injection channel, one flit per clock.
+#pragma once
+
+#include <cstdint>
+#include <queue>
+#include <vector>
+
+#include "ndl/runtime/network.h"
+#include "ndl/runtime/packet.h"
+#include "ndl/runtime/rng.h"
+#include "ndl/runtime/sim_params.h"
+#include "ndl/runtime/statistics.h"
+
+namespace ndl::rt {
+
+class TrafficSources {
+ public:
+  TrafficSources(const SimParams& params, const TopologyIndex& topo, int32_t nodes);
+
+  // Creates the messages due at clock c; accepted ones join their source's queue and wake
+  // its router.
+  void createDue(int64_t c, PacketStore& store, Statistics& stats, Network& net);
+  // The PE of router r at clock c: hands at most one flit to an injection VC.
+  void inject(int32_t r, int64_t c, PacketStore& store, Statistics& stats, Network& net);
+
+  bool pending(int32_t r) const {
+    return sources_[r].head != kNone || sources_[r].packet != kNone;
+  }
+  // No source will ever create another message.
+  bool exhausted() const { return due_.empty() && script_next_ >= params_.script.size(); }
+  int64_t queuedMessages() const { return queued_; }
+
+ private:
+  struct Source {
+    Rng rng;
+    uint64_t pattern_state = 0;
+    uint32_t head = kNone;  // injection queue (linked through Message::next)
+    uint32_t tail = kNone;
+    int64_t size = 0;
+    uint32_t packet = kNone;  // packet being written into the injection channel
+    uint16_t written = 0;
+    uint8_t vc = 0;
+    uint8_t next_vc = 0;
+  };
+  struct Due {
+    int64_t cycle;
+    int32_t node;
+    bool operator>(const Due& o) const {
+      return cycle != o.cycle ? cycle > o.cycle : node > o.node;
+    }
+  };
+  int64_t nextGap(Source& s);
+  void create(int32_t node, int64_t c, PacketStore& store, Statistics& stats, Network& net);
+  void enqueue(int32_t node, int32_t dest, int64_t bits, int64_t c, PacketStore& store,
+               Statistics& stats, Network& net);
+
+  const SimParams& params_;
+  const TopologyIndex& topo_;
+  DestFn dest_fn_;
+  int32_t nodes_;
+  int64_t length_step_;
+  int64_t length_choices_;
+  int64_t periodic_gap_;
+  int64_t created_ = 0;
+  int64_t queued_ = 0;
+  size_t script_next_ = 0;
+  std::vector<Source> sources_;
+  std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due_;
+};
+
+}  // namespace ndl::rt

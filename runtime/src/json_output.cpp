@@ -1,0 +1,180 @@
+// JSON results (spec 2.4). nlohmann::json objects keep keys sorted, so equal results give
+// equal bytes.
+#include "ndl/runtime/json_output.h"
+
+#include <fmt/format.h>
+
+#include <fstream>
+
+namespace ndl::rt {
+namespace {
+
+nlohmann::json latency(const LatencySummary& s, double scale) {
+  return {{"mean", s.mean * scale},
+          {"p50", static_cast<double>(s.p50) * scale},
+          {"p99", static_cast<double>(s.p99) * scale},
+          {"max", static_cast<double>(s.max) * scale},
+          {"count", s.count}};
+}
+
+}  // namespace
+
+nlohmann::json toJson(const SimParams& p) {
+  nlohmann::json pairs = nlohmann::json::array();
+  for (const auto& [a, b] : p.report_pairs) pairs.push_back({a, b});
+  return {
+      {"FlowControlMethod", std::string(flowControlName(p.flow_control))},
+      {"NetworkChannelWidth_bits", p.channel_width_bits},
+      {"NetworkPacketSize_flits", p.packet_flits},
+      {"header_flits", p.header_flits},
+      {"NetworkDataSize_bits", p.data_bits_per_packet},
+      {"NodeBufferSize_flits", p.buffer_flits},
+      {"VirtualChannels", p.virtual_channels},
+      {"InjectionVirtualChannels", p.injection_virtual_channels},
+      {"NodeHardwareDelay_clocks", p.router_delay_clocks},
+      {"LinkDelay_clocks", p.link_delay_clocks},
+      {"CreditDelay_clocks", p.credit_delay_clocks},
+      {"NetworkFrequency_hz", p.network_frequency_hz},
+      {"RouterFrequency_hz",
+       p.router_frequency_hz > 0 ? p.router_frequency_hz : p.network_frequency_hz},
+      {"creation_process",
+       p.creation_process == CreationProcess::kPeriodic ? "periodic" : "bernoulli"},
+      {"MessageCreationRate_per_clock", p.creation_rate},
+      {"MessageCreationInterval_clocks", p.creation_interval_clocks},
+      {"MessageCreationMax", p.creation_max},
+      {"MessageLength_bits", {p.message_min_bits, p.message_max_bits}},
+      {"MessageMaxCount", p.injection_queue_capacity},
+      {"TrafficPattern", p.pattern == TrafficPattern::kCustom && !p.pattern_name.empty()
+                             ? p.pattern_name
+                             : std::string(patternName(p.pattern))},
+      {"RoutingAlgorithm", std::string(routingName(p))},
+      {"DeadlockHandling", std::string(deadlockName(p.deadlock))},
+      {"DeadlockTimeout_clocks", p.deadlock_timeout_clocks},
+      {"Seed", p.seed},
+      {"WarmupMessages", p.warmup_messages},
+      {"MeasuredMessages", p.measured_messages},
+      {"SimulationTime_clocks", p.time_limit_clocks},
+      {"SimulationInterval_clocks", p.sampling_interval_clocks},
+      {"ReportPairs", pairs},
+      {"DataOutputFile", p.data_output_file},
+      {"ScreenOutputFile", p.screen_output_file},
+  };
+}
+
+nlohmann::json toJson(const Results& r) {
+  using nlohmann::json;
+  const double ns = r.cycle_ns;
+  json by_distance = json::array();
+  for (const DistanceRow& d : r.by_distance) {
+    by_distance.push_back({{"hops", d.hops},
+                           {"count", d.count},
+                           {"mean_network_latency_ns", d.mean_network_cycles * ns},
+                           {"mean_message_latency_ns", d.mean_message_cycles * ns},
+                           {"mean_network_latency_cycles", d.mean_network_cycles},
+                           {"mean_message_latency_cycles", d.mean_message_cycles}});
+  }
+  json pairs = json::array();
+  for (const PairRow& p : r.pairs) {
+    pairs.push_back({{"src", p.src},
+                     {"dst", p.dst},
+                     {"latency_cycles", {{"network", latency(p.network, 1)},
+                                         {"message", latency(p.message, 1)}}},
+                     {"latency_ns", {{"network", latency(p.network, ns)},
+                                     {"message", latency(p.message, ns)}}}});
+  }
+  json nodes = json::array();
+  json per_node_collisions = json::array();
+  for (size_t n = 0; n < r.per_node.size(); ++n) {
+    const NodeRow& x = r.per_node[n];
+    nodes.push_back({{"node", n},
+                     {"sent", x.sent},
+                     {"received", x.received},
+                     {"refused", x.refused},
+                     {"collisions", x.collisions},
+                     {"dropped_packets", x.dropped_packets},
+                     {"injected_flits", x.injected_flits},
+                     {"delivered_flits", x.delivered_flits}});
+    per_node_collisions.push_back(x.collisions);
+  }
+  json series = json::array();
+  for (const SeriesRow& x : r.series) {
+    series.push_back({{"end_cycle", x.end_cycle},
+                      {"created", x.created},
+                      {"injected", x.injected},
+                      {"injected_bits", x.injected_bits},
+                      {"arrived", x.arrived},
+                      {"arrived_bits", x.arrived_bits},
+                      {"in_network", x.in_network},
+                      {"flits_in_network", x.flits_in_network},
+                      {"delivered_flits", x.delivered_flits}});
+  }
+  const SteadyState& ss = r.steady_state;
+  return {
+      {"ndl_version", r.ndl_version},
+      {"status", std::string(runStatusName(r.status))},
+      {"status_message", r.status_message},
+      {"exit_code", exitCodeFor(r)},
+      {"config", toJson(r.params)},
+      {"topology", {{"name", r.topology_name},
+                    {"nodes", r.nodes},
+                    {"links", r.links},
+                    {"diameter", r.diameter},
+                    {"avg_distance", r.avg_distance}}},
+      {"cycles", r.cycles},
+      {"simulated_time_ns", r.simulated_time_ns},
+      {"wall_seconds", r.wall_seconds},
+      {"router_clocks", r.router_clocks},
+      {"flit_hops", r.flit_hops},
+      {"messages", {{"created", r.messages.created},
+                    {"delivered", r.messages.delivered},
+                    {"dropped", r.messages.dropped},
+                    {"refused", r.messages.refused},
+                    {"in_flight", r.messages.in_flight},
+                    {"queued", r.messages.queued}}},
+      {"packets", {{"created", r.packets.created},
+                   {"delivered", r.packets.delivered},
+                   {"dropped", r.packets.dropped},
+                   {"in_flight", r.packets.in_flight}}},
+      {"conservation", {{"holds", r.conserved}}},
+      {"latency_ns", {{"network", latency(r.network_latency, ns)},
+                      {"message", latency(r.message_latency, ns)},
+                      {"packet", latency(r.packet_latency, ns)}}},
+      {"latency_cycles", {{"network", latency(r.network_latency, 1)},
+                          {"message", latency(r.message_latency, 1)},
+                          {"packet", latency(r.packet_latency, 1)}}},
+      {"throughput", {{"offered_flits_per_node_cycle", r.offered_flits_per_node_cycle},
+                      {"accepted_flits_per_node_cycle", r.accepted_flits_per_node_cycle},
+                      {"window_start_cycle", r.window_start_cycle},
+                      {"window_end_cycle", r.window_end_cycle},
+                      {"measured_messages", r.measured_messages}}},
+      {"hops", {{"mean", r.hops_mean}}},
+      {"by_distance", by_distance},
+      {"pairs", pairs},
+      {"collisions", {{"total", r.collisions_total},
+                      {"per_packet_mean", r.collisions_per_packet},
+                      {"per_message_mean", r.collisions_per_message},
+                      {"per_node", per_node_collisions}}},
+      {"nodes", nodes},
+      {"series", {{"interval_cycles", r.sampling_interval_clocks}, {"rows", series}}},
+      {"steady_state", {{"detected", ss.detected},
+                        {"samples", ss.samples},
+                        {"truncated", ss.truncated},
+                        {"batches", ss.batches},
+                        {"mean_message_latency_cycles", ss.mean},
+                        {"ci95_half_width_cycles", ss.ci95_half_width},
+                        {"mean_message_latency_ns", ss.mean * ns},
+                        {"ci95_half_width_ns", ss.ci95_half_width * ns}}},
+  };
+}
+
+bool writeJson(const Results& r, const std::string& path, std::string* error) {
+  std::ofstream out(path, std::ios::binary);
+  if (out) out << toJson(r).dump(2) << '\n';
+  if (!out) {
+    if (error) *error = fmt::format("cannot write '{}'", path);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace ndl::rt

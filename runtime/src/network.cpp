@@ -1,0 +1,209 @@
+// Wiring of the router/channel arrays and the per-flit operations of the router step that
+// are not worth inlining into the allocation loop.
+#include "ndl/runtime/network.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace ndl::rt {
+
+Network::Network(const NetworkDesc& desc, const SimParams& params)
+    : topo_(desc), flow_(params.flow_control), deadlock_(params.deadlock) {
+  if (std::string err = validate(desc); !err.empty()) throw std::invalid_argument(err);
+  routers_ = static_cast<int32_t>(desc.nodes.size());
+  if (std::string err = validate(params, routers_); !err.empty()) {
+    throw std::invalid_argument(err);
+  }
+  vcs_ = params.virtual_channels;
+  inj_vcs_ = params.injection_virtual_channels;
+  buffer_flits_ = params.buffer_flits;
+  depth_ = 1;
+  while (depth_ < buffer_flits_) depth_ *= 2;
+  depth_mask_ = static_cast<uint32_t>(depth_ - 1);
+  credit_delay_ = params.credit_delay_clocks;
+  drop_timeout_ = std::max<int64_t>(1, params.deadlock_timeout_clocks);
+  header_delay_ = params.router_delay_clocks;
+  if (params.router_frequency_hz > 0 && params.router_frequency_hz != params.network_frequency_hz) {
+    // The header delay is counted in router clocks; the simulation runs in link clocks.
+    const double link_clocks = params.router_delay_clocks * params.network_frequency_hz /
+                               params.router_frequency_hz;
+    header_delay_ = static_cast<int32_t>(std::ceil(link_clocks - 1e-9));
+  }
+
+  degree_.resize(routers_);
+  port_begin_.resize(routers_ + 1);
+  vc_begin_.resize(routers_ + 1);
+  ovc_begin_.resize(routers_ + 1);
+  int32_t ports = 0, ivcs = 0, ovcs = 0;
+  for (int32_t r = 0; r < routers_; ++r) {
+    const int32_t deg = static_cast<int32_t>(desc.nodes[r].ports.size());
+    if (deg + 1 > kMaxPorts) {
+      throw std::invalid_argument(
+          fmt::format("node {} has {} ports; the runtime supports {}", r, deg, kMaxPorts - 1));
+    }
+    if (deg * vcs_ + inj_vcs_ > kMaxLocalVcs) {
+      throw std::invalid_argument(fmt::format(
+          "node {} needs {} input VCs; the runtime supports {} per router", r,
+          deg * vcs_ + inj_vcs_, kMaxLocalVcs));
+    }
+    degree_[r] = deg;
+    port_begin_[r] = ports;
+    vc_begin_[r] = ivcs;
+    ovc_begin_[r] = ovcs;
+    ports += deg + 1;
+    ivcs += deg * vcs_ + inj_vcs_;
+    ovcs += deg * vcs_;
+  }
+  port_begin_[routers_] = ports;
+  vc_begin_[routers_] = ivcs;
+  ovc_begin_[routers_] = ovcs;
+
+  down_vc_.assign(ports, -1);
+  up_ovc_.assign(ports, -1);
+  link_delay_.assign(ports, 0);
+  va_ptr_.assign(ports, 0);
+  sa_out_ptr_.assign(ports, 0);
+  sa_in_ptr_.assign(ports, 0);
+  int32_t horizon = credit_delay_;
+  for (int32_t r = 0; r < routers_; ++r) {
+    for (int32_t p = 0; p < degree_[r]; ++p) {
+      const PortDesc& port = desc.nodes[r].ports[p];
+      if (port.peer_node < 0) continue;
+      const int32_t g = port_begin_[r] + p;
+      if (port.direction != LinkDirection::kInOnly) {
+        down_vc_[g] = vc_begin_[port.peer_node] + port.peer_port * vcs_;
+        const int32_t delay = port.delay_clocks > 0 ? port.delay_clocks : params.link_delay_clocks;
+        if (delay > 65535) throw std::invalid_argument("link delay above 65535 clocks");
+        link_delay_[g] = static_cast<uint16_t>(delay);
+        horizon = std::max(horizon, delay);
+      }
+      if (port.direction != LinkDirection::kOutOnly) {
+        up_ovc_[g] = ovc_begin_[port.peer_node] + port.peer_port * vcs_;
+      }
+    }
+  }
+
+  ivc_.assign(ivcs, InputVc{});
+  flits_.assign(static_cast<size_t>(ivcs) * depth_, 0);
+  ivc_router_.resize(ivcs);
+  ivc_port_.resize(ivcs);
+  ivc_vc_.resize(ivcs);
+  for (int32_t r = 0; r < routers_; ++r) {
+    for (int32_t l = 0; l < vc_begin_[r + 1] - vc_begin_[r]; ++l) {
+      const int32_t g = vc_begin_[r] + l;
+      ivc_router_[g] = r;
+      const bool pe = l >= degree_[r] * vcs_;
+      ivc_port_[g] = static_cast<uint8_t>(pe ? degree_[r] : l / vcs_);
+      ivc_vc_[g] = static_cast<uint8_t>(pe ? l - degree_[r] * vcs_ : l % vcs_);
+    }
+  }
+  credits_.assign(ovcs, static_cast<uint16_t>(buffer_flits_));
+  owned_.assign(ovcs, 0);
+  nonempty_.assign(routers_, 0);
+  collisions_.assign(routers_, 0);
+  is_active_.assign(routers_, 0);
+  active_.reserve(routers_);
+  wheel_ = EventWheel(horizon);
+  wheel_.reserve(std::min<size_t>(static_cast<size_t>(ports), 4096));
+}
+
+void Network::deliver(int64_t c) {
+  auto& flits = wheel_.flitsAt(c);
+  for (const FlitEvent& ev : flits) {
+    pushFlit(ev.vc, ev.packet);
+    const int32_t r = ivc_router_[ev.vc];
+    nonempty_[r] |= uint64_t{1} << (ev.vc - static_cast<uint32_t>(vc_begin_[r]));
+    activate(r);
+  }
+  flits.clear();
+  auto& credits = wheel_.creditsAt(c);
+  for (const CreditEvent& ev : credits) credits_[ev.ovc] += static_cast<uint16_t>(ev.count);
+  credits.clear();
+}
+
+void Network::moveFlit(int32_t r, uint32_t gv, int64_t c, PacketStore& store, CycleLog& log) {
+  InputVc& v = ivc_[gv];
+  const uint32_t packet = flits_[static_cast<size_t>(gv) * depth_ + v.head];
+  v.head = static_cast<uint16_t>((v.head + 1) & depth_mask_);
+  if (--v.count == 0) nonempty_[r] &= ~(uint64_t{1} << (gv - static_cast<uint32_t>(vc_begin_[r])));
+  const bool head = v.sent == 0;
+  const bool tail = ++v.sent == v.len;
+  const int32_t pb = port_begin_[r];
+  const int32_t up = up_ovc_[pb + ivc_port_[gv]];
+  if (up >= 0) wheel_.sendCredit(c + credit_delay_, static_cast<uint32_t>(up + ivc_vc_[gv]), 1);
+  log.moved = true;
+  const int32_t o = v.out_port;
+  if (o == degree_[r]) {
+    --flits_in_network_;
+    if (tail) {
+      log.arrivals.push_back({r, packet});
+      releaseFront(v, c);
+    }
+    return;
+  }
+  const int32_t gov = ovc_begin_[r] + o * vcs_ + v.out_vc;
+  --credits_[gov];
+  wheel_.sendFlit(c + link_delay_[pb + o], static_cast<uint32_t>(down_vc_[pb + o] + v.out_vc),
+                  packet);
+  ++log.flit_hops;
+  if (head) ++store.packets[packet].hops;
+  if (tail) {
+    owned_[gov] = 0;
+    releaseFront(v, c);
+  }
+}
+
+void Network::discardFlits(int32_t r, uint32_t gv, int64_t c, CycleLog& log) {
+  InputVc& v = ivc_[gv];
+  const int32_t n = std::min<int32_t>(v.count, v.len - v.sent);
+  if (n == 0) return;
+  v.head = static_cast<uint16_t>((v.head + n) & depth_mask_);
+  v.count = static_cast<uint16_t>(v.count - n);
+  v.sent = static_cast<uint16_t>(v.sent + n);
+  if (v.count == 0) nonempty_[r] &= ~(uint64_t{1} << (gv - static_cast<uint32_t>(vc_begin_[r])));
+  // The discarded flits free buffer space exactly as if they had left: credits go back.
+  const int32_t up = up_ovc_[port_begin_[r] + ivc_port_[gv]];
+  if (up >= 0) {
+    wheel_.sendCredit(c + credit_delay_, static_cast<uint32_t>(up + ivc_vc_[gv]),
+                      static_cast<uint32_t>(n));
+  }
+  flits_in_network_ -= n;
+  log.moved = true;
+  if (v.sent == v.len) {
+    log.freed.push_back(v.packet);
+    releaseFront(v, c);
+  }
+}
+
+void Network::dropFront(int32_t r, uint32_t gv, int64_t c, PacketStore& store, CycleLog& log) {
+  InputVc& v = ivc_[gv];
+  store.packets[v.packet].dropped = 1;
+  log.drops.push_back({r, v.packet});
+  if (v.state == VcState::kActive && v.out_port != degree_[r]) {
+    owned_[ovc_begin_[r] + v.out_port * vcs_ + v.out_vc] = 0;
+  }
+  v.state = VcState::kDiscard;
+  discardFlits(r, gv, c, log);
+}
+
+void Network::badRoute(int32_t r, int32_t port) const {
+  throw std::runtime_error(fmt::format(
+      "routing function returned output port {} at node {}, which has {} connected ports "
+      "(or a VC range outside 0..{})",
+      port, r, degree_[r], vcs_ - 1));
+}
+
+size_t Network::stateBytes() const {
+  auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
+  return bytes(degree_) + bytes(port_begin_) + bytes(vc_begin_) + bytes(ovc_begin_) +
+         bytes(nonempty_) + bytes(collisions_) + bytes(is_active_) + bytes(active_) +
+         bytes(down_vc_) + bytes(up_ovc_) + bytes(link_delay_) + bytes(va_ptr_) +
+         bytes(sa_out_ptr_) + bytes(sa_in_ptr_) + bytes(ivc_) + bytes(flits_) +
+         bytes(ivc_router_) + bytes(ivc_port_) + bytes(ivc_vc_) + bytes(credits_) +
+         bytes(owned_);
+}
+
+}  // namespace ndl::rt

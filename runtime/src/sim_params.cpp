@@ -1,0 +1,103 @@
+// Names and consistency checks of the simulation parameters.
+#include "ndl/runtime/sim_params.h"
+
+#include <fmt/format.h>
+
+namespace ndl::rt {
+
+std::string_view flowControlName(FlowControl fc) {
+  switch (fc) {
+    case FlowControl::kStoreAndForward: return "StoreAndForward";
+    case FlowControl::kVirtualCutThrough: return "VirtualCutThrough";
+    case FlowControl::kWormhole: return "Wormhole";
+  }
+  return "?";
+}
+
+std::string_view deadlockName(DeadlockHandling dh) {
+  switch (dh) {
+    case DeadlockHandling::kNone: return "None";
+    case DeadlockHandling::kDrop: return "Drop";
+    case DeadlockHandling::kAvoid: return "Avoid";
+  }
+  return "?";
+}
+
+std::string_view routingName(const SimParams& params) {
+  switch (params.routing) {
+    case RoutingAlgorithm::kDimensionOrder: return "DimensionOrder";
+    case RoutingAlgorithm::kEcube: return "Ecube";
+    case RoutingAlgorithm::kCustom:
+      return params.routing_name.empty() ? std::string_view("custom") : params.routing_name;
+  }
+  return "?";
+}
+
+std::string validate(const SimParams& p, int32_t nodes) {
+  if (p.channel_width_bits < 1) return "channel width must be at least 1 bit";
+  if (p.packet_flits < 1 || p.packet_flits > 65535) return "packet must be 1..65535 flits";
+  if (p.header_flits < 0 || p.header_flits > p.packet_flits) {
+    return "header flits must be between 0 and the packet size";
+  }
+  if (p.data_bits_per_packet < 1) return "data size per packet must be positive";
+  if (p.buffer_flits < 1 || p.buffer_flits > 32768) return "buffer must be 1..32768 flits";
+  if (p.flow_control != FlowControl::kWormhole && p.buffer_flits < p.packet_flits) {
+    return fmt::format("{} needs a buffer of at least one packet ({} flits), got {}",
+                       flowControlName(p.flow_control), p.packet_flits, p.buffer_flits);
+  }
+  if (p.virtual_channels < 1 || p.virtual_channels > 32) return "VCs must be 1..32";
+  if (p.injection_virtual_channels < 1 || p.injection_virtual_channels > 32) {
+    return "injection VCs must be 1..32";
+  }
+  if (p.router_delay_clocks < 0) return "router delay must not be negative";
+  if (p.link_delay_clocks < 1) return "link delay must be at least 1 clock";
+  if (p.credit_delay_clocks < 1) return "credit delay must be at least 1 clock";
+  if (p.network_frequency_hz <= 0) return "network frequency must be positive";
+  if (p.router_frequency_hz < 0) return "router frequency must not be negative";
+  if (p.creation_rate < 0 || p.creation_rate > 1) return "creation rate must be in [0, 1]";
+  if (p.creation_process == CreationProcess::kPeriodic && p.creation_interval_clocks <= 0) {
+    return "periodic creation needs a positive interval";
+  }
+  if (p.message_min_bits < 1 || p.message_max_bits < p.message_min_bits) {
+    return "message length range is empty";
+  }
+  if (p.injection_queue_capacity < 1) return "injection queue must hold at least 1 message";
+  if (p.deadlock == DeadlockHandling::kDrop && p.deadlock_timeout_clocks < 1) {
+    return "Drop needs a positive DeadlockTimeout";
+  }
+  if (p.deadlock == DeadlockHandling::kAvoid && p.virtual_channels < 2) {
+    return "Avoid needs at least 2 virtual channels for the dateline classes";
+  }
+  if (p.routing == RoutingAlgorithm::kCustom && p.route_fn == nullptr) {
+    return "custom routing without a routing function";
+  }
+  if (p.pattern == TrafficPattern::kCustom && p.dest_fn == nullptr) {
+    return "custom traffic pattern without a destination function";
+  }
+  if (p.pattern == TrafficPattern::kHotSpot) {
+    if (p.pattern_params.hotspot_nodes.empty()) return "HotSpot needs at least one node";
+    for (int32_t n : p.pattern_params.hotspot_nodes) {
+      if (n < 0 || n >= nodes) return fmt::format("hot-spot node {} out of range", n);
+    }
+  }
+  int64_t last = 0;
+  for (const ScriptedMessage& m : p.script) {
+    if (m.src < 0 || m.src >= nodes || m.dst < 0 || m.dst >= nodes || m.src == m.dst) {
+      return fmt::format("scripted message {} -> {} has a bad endpoint", m.src, m.dst);
+    }
+    if (m.cycle < last || m.bits < 1) return "scripted messages must be in clock order";
+    last = m.cycle;
+  }
+  for (const auto& [a, b] : p.report_pairs) {
+    if (a < 0 || a >= nodes || b < 0 || b >= nodes) {
+      return fmt::format("report pair ({} {}) out of range", a, b);
+    }
+  }
+  if (p.warmup_messages < 0 || p.measured_messages < 0 || p.creation_max < 0 ||
+      p.time_limit_clocks < 0 || p.sampling_interval_clocks < 0) {
+    return "counts and times must not be negative";
+  }
+  return {};
+}
+
+}  // namespace ndl::rt

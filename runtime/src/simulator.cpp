@@ -1,0 +1,244 @@
+// The clock loop. Each clock: deliver what links and credit wires bring (commit of earlier
+// sends), create messages, then let every active router and its PE evaluate and send into
+// later clocks; finally account arrivals and drops in a fixed order so statistics do not
+// depend on the order routers were visited.
+#include "ndl/runtime/simulator.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+#include "ndl/runtime/network.h"
+#include "ndl/runtime/router.h"
+#include "ndl/runtime/statistics.h"
+#include "ndl/runtime/traffic_source.h"
+
+namespace ndl::rt {
+
+struct Simulator::State {
+  State(NetworkDesc d, SimParams p)
+      : desc(std::move(d)), params(std::move(p)), net(desc, params),
+        sources(params, net.topology(), net.routers()), stats(params, net.routers()) {
+    store.messages.reserve(static_cast<size_t>(net.routers()) * 2);
+    store.packets.reserve(static_cast<size_t>(net.routers()) * 2);
+    log.arrivals.reserve(net.routers());
+  }
+  template <class Route>
+  void loop(const Route& route, const RunOptions& options, Results& out);
+  void account(int64_t c);
+  bool routerTick(int64_t c) const;
+
+  NetworkDesc desc;
+  SimParams params;
+  Network net;
+  TrafficSources sources;
+  Statistics stats;
+  PacketStore store;
+  CycleLog log;
+  int64_t flit_hops = 0;
+  int64_t router_ticks = 0;
+};
+
+bool Simulator::State::routerTick(int64_t c) const {
+  const double fr = params.router_frequency_hz;
+  const double fl = params.network_frequency_hz;
+  if (fr <= 0 || fr >= fl) return true;
+  // A slower router acts on the link clocks in which one of its own edges falls.
+  const double ratio = fr / fl;
+  return std::floor((c + 1) * ratio) > std::floor(c * ratio);
+}
+
+void Simulator::State::account(int64_t c) {
+  for (const auto& drop : log.drops) {
+    Packet& p = store.packets[drop.packet];
+    stats.onPacketDropped(p, drop.node);
+    Message& m = store.messages[p.message];
+    ++m.dropped;
+    m.collisions += p.collisions;
+    if (++m.resolved == m.packets) {
+      stats.onMessageResolved(m, c);
+      store.messages.release(p.message);
+    }
+  }
+  // Same-clock arrivals in (node, packet id) order, whatever order routers ran in.
+  std::sort(log.arrivals.begin(), log.arrivals.end(), [](const auto& a, const auto& b) {
+    return a.node != b.node ? a.node < b.node : a.packet < b.packet;
+  });
+  for (const auto& arrival : log.arrivals) {
+    Packet& p = store.packets[arrival.packet];
+    stats.onPacketDelivered(p, c);
+    Message& m = store.messages[p.message];
+    m.collisions += p.collisions;
+    m.max_hops = std::max<uint32_t>(m.max_hops, p.hops);
+    if (++m.resolved == m.packets) {
+      stats.onMessageResolved(m, c);
+      store.messages.release(p.message);
+    }
+    store.packets.release(arrival.packet);
+  }
+  for (uint32_t id : log.freed) store.packets.release(id);
+  flit_hops += log.flit_hops;
+  log.flit_hops = 0;
+}
+
+template <class Route>
+void Simulator::State::loop(const Route& route, const RunOptions& options, Results& out) {
+  const int64_t time_limit =
+      params.time_limit_clocks > 0
+          ? params.time_limit_clocks
+          : (params.creation_max == 0 && params.measured_messages == 0
+                 ? options.default_time_limit_clocks
+                 : INT64_MAX);
+  const int64_t detect = params.deadlock_detect_clocks > 0
+                             ? params.deadlock_detect_clocks
+                             : std::max<int64_t>(10000, 4 * params.deadlock_timeout_clocks);
+  const bool show_progress = options.progress && isatty(STDERR_FILENO);
+  const auto wall_start = std::chrono::steady_clock::now();
+  auto last_progress = wall_start;
+  bool progress_shown = false;
+  int64_t last_move = 0;
+  int64_t c = 0;
+  out.status = RunStatus::kOk;
+  for (;; ++c) {
+    net.deliver(c);
+    sources.createDue(c, store, stats, net);
+    if (routerTick(c)) {
+      auto& active = net.activeList();
+      size_t keep = 0;
+      router_ticks += net.routers();
+      for (size_t i = 0; i < active.size(); ++i) {
+        const int32_t r = active[i];
+        sources.inject(r, c, store, stats, net);
+        net.stepRouter(r, c, route, store, log);
+        if (net.routerBusy(r) || sources.pending(r)) {
+          active[keep++] = r;
+        } else {
+          net.deactivate(r);
+        }
+      }
+      active.resize(keep);
+    }
+    if (log.moved) last_move = c;
+    account(c);
+    log.clear();
+    stats.endCycle(c, net.flitsInNetwork());
+
+    if (stats.windowClosed()) break;
+    if (sources.exhausted() && stats.inFlight() == 0 &&
+        (params.creation_max > 0 || !params.script.empty() || time_limit == INT64_MAX)) {
+      if (params.measured_messages > 0) {
+        out.status = RunStatus::kTimeLimit;
+        out.status_message = fmt::format(
+            "the sources stopped (MessageCreationMax {}) before {} measured messages arrived",
+            params.creation_max, params.measured_messages);
+      }
+      break;
+    }
+    if (net.flitsInNetwork() > 0 && c - last_move >= detect) {
+      out.status = RunStatus::kDeadlock;
+      out.status_message = fmt::format(
+          "deadlock: no flit moved for {} clocks (since clock {}) with {} flits in the network",
+          detect, last_move, net.flitsInNetwork());
+      break;
+    }
+    if (c + 1 >= time_limit) {
+      if (params.measured_messages > 0 || params.creation_max > 0) {
+        out.status = RunStatus::kTimeLimit;
+        out.status_message = fmt::format(
+            "time limit of {} clocks reached with {} messages delivered of {} expected",
+            time_limit, stats.delivered(),
+            params.measured_messages > 0 ? params.warmup_messages + params.measured_messages
+                                         : params.creation_max);
+      }
+      break;
+    }
+    if (show_progress && (c & 0xffff) == 0) {
+      const auto now = std::chrono::steady_clock::now();
+      if (now - wall_start > std::chrono::seconds(2) &&
+          now - last_progress > std::chrono::milliseconds(500)) {
+        last_progress = now;
+        progress_shown = true;
+        std::fprintf(stderr, "\rndl: clock %lld, %lld messages delivered, %lld in flight   ",
+                     static_cast<long long>(c), static_cast<long long>(stats.delivered()),
+                     static_cast<long long>(stats.inFlight()));
+      }
+    }
+  }
+  if (progress_shown) std::fprintf(stderr, "\n");
+  out.cycles = c + 1;
+}
+
+Simulator::Simulator(NetworkDesc desc, SimParams params)
+    : state_(std::make_unique<State>(std::move(desc), std::move(params))) {}
+
+Simulator::~Simulator() = default;
+
+size_t Simulator::networkStateBytes() const { return state_->net.stateBytes(); }
+
+Results Simulator::run(const RunOptions& options) {
+  State& s = *state_;
+  Results out;
+  completeDistances(s.desc);
+  out.topology_name = s.desc.topology_name;
+  out.nodes = s.net.routers();
+  out.links = countLinks(s.desc);
+  out.diameter = s.desc.diameter;
+  out.avg_distance = s.desc.avg_distance;
+  out.params = s.params;
+  out.cycle_ns = 1e9 / s.params.network_frequency_hz;
+  spdlog::debug("ndl runtime: {} nodes, {}, seed {}", out.nodes,
+                flowControlName(s.params.flow_control), s.params.seed);
+
+  const auto start = std::chrono::steady_clock::now();
+  const RouteFn fn = s.params.routing == RoutingAlgorithm::kCustom ? s.params.route_fn
+                     : s.params.routing == RoutingAlgorithm::kEcube ? ecubeRoute
+                                                                     : dimensionOrderRoute;
+  // The reference algorithms are instantiated with the function known, so it inlines.
+  if (fn == dimensionOrderRoute) {
+    s.loop(StaticRoute<dimensionOrderRoute>{}, options, out);
+  } else if (fn == ecubeRoute) {
+    s.loop(StaticRoute<ecubeRoute>{}, options, out);
+  } else {
+    s.loop(DynamicRoute{fn}, options, out);
+  }
+  out.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  out.simulated_time_ns = out.cycles * out.cycle_ns;
+  out.router_clocks = s.router_ticks;
+  out.flit_hops = s.flit_hops;
+  s.stats.finish(out.cycles, s.net.flitsInNetwork(), s.net.collisions(),
+                 s.sources.queuedMessages(), out);
+  if (out.status == RunStatus::kOk && out.messages.refused > 0) {
+    out.status = RunStatus::kInjectionQueueFull;
+    out.status_message = fmt::format(
+        "{} message creations were refused because an injection queue was full "
+        "(MessageMaxCount {})",
+        out.messages.refused, s.params.injection_queue_capacity);
+  }
+  spdlog::debug("ndl runtime: {} clocks in {:.3f} s, status {}", out.cycles, out.wall_seconds,
+                runStatusName(out.status));
+  return out;
+}
+
+Results simulate(const NetworkDesc& desc, const SimParams& params, const RunOptions& options) {
+  Simulator sim(desc, params);
+  return sim.run(options);
+}
+
+std::string_view runStatusName(RunStatus status) {
+  switch (status) {
+    case RunStatus::kOk: return "ok";
+    case RunStatus::kDeadlock: return "deadlock";
+    case RunStatus::kTimeLimit: return "time_limit";
+    case RunStatus::kInjectionQueueFull: return "injection_queue_full";
+  }
+  return "?";
+}
+
+}  // namespace ndl::rt

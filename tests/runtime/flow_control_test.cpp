@@ -1,0 +1,167 @@
+// Zero-load latency of one packet for each flow control, against the closed forms of the
+// runtime's cycle model (docs/runtime.md):
+//   - the head is written into the source's injection VC at clock 0 and one flit follows
+//     per clock;
+//   - at every router a header leaves D clocks (NodeHardwareDelay) after it reached the front
+//     of its VC (store-and-forward: after its tail arrived), body flits follow one per clock;
+//     a head queued behind another packet reaches the front the clock that packet's tail
+//     leaves;
+//   - a link adds L clocks; the tail is delivered the clock it leaves the destination router.
+// So with H links crossed (H+1 routers) and P flits:
+//   cut-through and wormhole:  T = (H+1)*D + H*L + (P-1)
+//   store-and-forward:         T = (H+1)*(D + P-1) + H*L + (P-1)
+// (store-and-forward pays the P-1 serialisation at every router, the others once).
+#include <gtest/gtest.h>
+
+#include <tuple>
+
+#include "test_networks.h"
+
+namespace ndl::rt {
+namespace {
+
+using testing::baseParams;
+using testing::runSingle;
+
+int64_t cutThroughLatency(int64_t hops, int64_t d, int64_t l, int64_t p) {
+  return (hops + 1) * d + hops * l + (p - 1);
+}
+int64_t storeAndForwardLatency(int64_t hops, int64_t d, int64_t l, int64_t p) {
+  return (hops + 1) * (d + p - 1) + hops * l + (p - 1);
+}
+
+struct Case {
+  FlowControl fc;
+  int32_t flits;
+  int32_t delay;
+};
+
+class ZeroLoad : public ::testing::TestWithParam<std::tuple<FlowControl, int32_t, int32_t>> {};
+
+TEST_P(ZeroLoad, SinglePacketOnTorusMatchesClosedForm) {
+  const auto [fc, flits, delay] = GetParam();
+  const NetworkDesc torus = makeTorus({4, 4});
+  const SimParams p = baseParams(fc, flits, flits, delay);
+  // (src, dst, hops under dimension order with the shorter way): node = x + 4y.
+  const int32_t cases[][3] = {{0, 1, 1}, {0, 3, 1}, {0, 2, 2}, {0, 10, 4}, {5, 14, 3}, {0, 0, 0}};
+  for (const auto& c : cases) {
+    if (c[0] == c[1]) continue;
+    const Results r = runSingle(torus, p, c[0], c[1]);
+    const int64_t expected = fc == FlowControl::kStoreAndForward
+                                 ? storeAndForwardLatency(c[2], delay, 1, flits)
+                                 : cutThroughLatency(c[2], delay, 1, flits);
+    SCOPED_TRACE(::testing::Message() << flowControlName(fc) << " " << c[0] << "->" << c[1]);
+    ASSERT_EQ(r.status, RunStatus::kOk);
+    ASSERT_EQ(r.messages.delivered, 1);
+    EXPECT_EQ(r.network_latency.max, expected);
+    EXPECT_EQ(r.packet_latency.max, expected);
+    EXPECT_EQ(r.message_latency.max, expected);  // no source queueing
+    EXPECT_EQ(r.hops_mean, c[2]);
+    EXPECT_EQ(r.collisions_total, 0);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    FlowControls, ZeroLoad,
+    ::testing::Combine(::testing::Values(FlowControl::kStoreAndForward,
+                                         FlowControl::kVirtualCutThrough,
+                                         FlowControl::kWormhole),
+                       ::testing::Values(1, 4, 8), ::testing::Values(0, 1, 3)));
+
+TEST(ZeroLoadTest, LinkDelayIsPaidPerHop) {
+  // Ring of 8, 3 hops one way, links of 3 clocks and credits of 2.
+  const NetworkDesc ring = makeRing(8);
+  for (FlowControl fc : {FlowControl::kStoreAndForward, FlowControl::kVirtualCutThrough,
+                         FlowControl::kWormhole}) {
+    SimParams p = baseParams(fc, 6, 6, 2);
+    p.link_delay_clocks = 3;
+    p.credit_delay_clocks = 2;
+    const Results r = runSingle(ring, p, 1, 4);
+    const int64_t expected = fc == FlowControl::kStoreAndForward
+                                 ? storeAndForwardLatency(3, 2, 3, 6)
+                                 : cutThroughLatency(3, 2, 3, 6);
+    EXPECT_EQ(r.network_latency.max, expected) << flowControlName(fc);
+  }
+}
+
+TEST(ZeroLoadTest, WormholeWithBufferCoveringCreditLoopStreams) {
+  // A wormhole VC streams one flit per clock as long as its buffer covers the credit loop:
+  // a flit leaving at t reaches the next router at t+L, leaves it at t+L+1 at the earliest
+  // (D = 1 for the head) and its credit is back at t+L+1+C. With L = C = 1 that is 3 flits,
+  // far less than the 16-flit packet, and the zero-load latency is still the cut-through one.
+  const NetworkDesc mesh = makeMesh({4, 4});
+  SimParams p = baseParams(FlowControl::kWormhole, 16, 3, 1);
+  const Results r = runSingle(mesh, p, 0, 15);  // 3 + 3 hops
+  EXPECT_EQ(r.network_latency.max, cutThroughLatency(6, 1, 1, 16));
+}
+
+TEST(ZeroLoadTest, WormholeWithOneFlitBufferWaitsForCredits) {
+  // With B = 1 a flit may only be sent once the credit of the previous flit on that link is
+  // back: sent at t, it arrives at t+L, leaves at t+L at the earliest and its credit is back
+  // at t+L+C. So flits on a link are at least L+C clocks apart instead of 1, and the tail
+  // trails the head by at least (P-1)(L+C): latency >= T_cut-through + (P-1)(L+C-1).
+  const NetworkDesc mesh = makeMesh({4, 1});
+  SimParams p = baseParams(FlowControl::kWormhole, 4, 1, 1);
+  const Results r = runSingle(mesh, p, 0, 3);
+  EXPECT_GE(r.network_latency.max, cutThroughLatency(3, 1, 1, 4) + 3 * (1 + 1 - 1));
+  EXPECT_EQ(r.messages.delivered, 1);
+}
+
+TEST(ZeroLoadTest, EcubeOnHypercubeCorrectsOneBitPerHop) {
+  const NetworkDesc cube = makeHypercube(4);
+  SimParams p = baseParams(FlowControl::kVirtualCutThrough, 4, 4, 1);
+  p.routing = RoutingAlgorithm::kEcube;
+  const int32_t pairs[][2] = {{0, 15}, {3, 5}, {8, 9}, {6, 9}};
+  for (const auto& pr : pairs) {
+    const int32_t hops = __builtin_popcount(static_cast<unsigned>(pr[0] ^ pr[1]));
+    const Results r = runSingle(cube, p, pr[0], pr[1]);
+    EXPECT_EQ(r.network_latency.max, cutThroughLatency(hops, 1, 1, 4));
+    EXPECT_EQ(r.hops_mean, hops);
+  }
+}
+
+TEST(ZeroLoadTest, MultiPacketMessagePaysSerialisationOfAllPackets) {
+  // A message of 3 packets through one injection channel: packet i's head enters at
+  // clock i*P (one flit per clock). Each head reaches the front of the (single) injection VC
+  // the clock the previous tail leaves, which is the clock it was written (D = 1), so every
+  // packet has the zero-load latency and the last tail arrives 2P + T_one after creation;
+  // the message's network latency (first head in, last tail out) is the same.
+  const NetworkDesc torus = makeTorus({4, 4});
+  SimParams p = baseParams(FlowControl::kVirtualCutThrough, 4, 8, 1);
+  p.script = {{0, 0, 10, 3 * p.data_bits_per_packet}};
+  const Results r = simulate(torus, p);
+  ASSERT_EQ(r.messages.delivered, 1);
+  ASSERT_EQ(r.packets.delivered, 3);
+  EXPECT_EQ(r.message_latency.max, 2 * 4 + cutThroughLatency(4, 1, 1, 4));
+  EXPECT_EQ(r.network_latency.max, r.message_latency.max);
+  EXPECT_EQ(r.packet_latency.max, cutThroughLatency(4, 1, 1, 4));
+}
+
+TEST(ZeroLoadTest, SourceQueueingCountsInMessageLatencyOnly) {
+  // Two messages from the same source at clock 0: the second waits P clocks for the
+  // injection channel. Its network latency is the zero-load one, its message latency P more.
+  const NetworkDesc torus = makeTorus({4, 4});
+  SimParams p = baseParams(FlowControl::kWormhole, 4, 4, 1);
+  p.injection_virtual_channels = 2;
+  p.script = {{0, 0, 1, 128}, {0, 0, 2, 128}};
+  const Results r = simulate(torus, p);
+  ASSERT_EQ(r.messages.delivered, 2);
+  EXPECT_EQ(r.network_latency.max, cutThroughLatency(2, 1, 1, 4));
+  EXPECT_EQ(r.message_latency.max, 4 + cutThroughLatency(2, 1, 1, 4));
+}
+
+TEST(ZeroLoadTest, SlowerRouterClockStretchesHeaderDelay) {
+  // Routers at half the link clock: a header delay of 1 router clock is 2 link clocks, and
+  // routers only act on every other link clock.
+  const NetworkDesc ring = makeRing(8);
+  SimParams p = baseParams(FlowControl::kVirtualCutThrough, 1, 1, 1);
+  p.network_frequency_hz = 100e6;
+  p.router_frequency_hz = 50e6;
+  const Results fast = runSingle(ring, baseParams(FlowControl::kVirtualCutThrough, 1, 1, 1), 0, 2);
+  const Results slow = runSingle(ring, p, 0, 2);
+  EXPECT_EQ(fast.network_latency.max, cutThroughLatency(2, 1, 1, 1));
+  EXPECT_GT(slow.network_latency.max, fast.network_latency.max);
+}
+
+}  // namespace
+}  // namespace ndl::rt

@@ -1,0 +1,200 @@
+// Outputs: the JSON schema of spec 2.4, byte-identical results for equal seeds, the data
+// output file's sections, and the simulator command line with its exit codes.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ndl/runtime/json_output.h"
+#include "ndl/runtime/report.h"
+#include "ndl/runtime/simulator_main.h"
+#include "test_networks.h"
+
+namespace ndl::rt {
+namespace {
+
+using testing::baseParams;
+using testing::setLoad;
+
+SimParams loaded() {
+  SimParams p = baseParams(FlowControl::kVirtualCutThrough, 8, 8, 2);
+  p.virtual_channels = 2;
+  p.deadlock = DeadlockHandling::kAvoid;
+  setLoad(p, 0.2);
+  p.warmup_messages = 200;
+  p.measured_messages = 3000;
+  p.report_pairs = {{0, 1}, {3, 12}};
+  p.seed = 11;
+  return p;
+}
+
+std::string withoutWallTime(nlohmann::json j) {
+  j.erase("wall_seconds");
+  return j.dump();
+}
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+int runMain(std::vector<std::string> args, const NetworkDesc& desc, const SimParams& p) {
+  args.insert(args.begin(), "sim");
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  return simulatorMain(static_cast<int>(argv.size()), argv.data(), desc, p);
+}
+
+TEST(Json, HasEveryKeyOfTheSpec) {
+  const Results r = simulate(makeTorus({4, 4}), loaded());
+  const nlohmann::json j = toJson(r);
+  for (const char* key : {"ndl_version", "config", "topology", "cycles", "simulated_time_ns",
+                          "wall_seconds", "messages", "packets", "latency_ns", "latency_cycles",
+                          "throughput", "hops", "by_distance", "collisions"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+  for (const char* key : {"name", "nodes", "links", "diameter", "avg_distance"}) {
+    EXPECT_TRUE(j["topology"].contains(key)) << key;
+  }
+  for (const char* key : {"created", "delivered", "dropped", "refused", "in_flight"}) {
+    EXPECT_TRUE(j["messages"].contains(key)) << key;
+  }
+  for (const char* key : {"created", "delivered", "dropped"}) {
+    EXPECT_TRUE(j["packets"].contains(key)) << key;
+  }
+  for (const char* group : {"latency_ns", "latency_cycles"}) {
+    for (const char* kind : {"network", "message"}) {
+      for (const char* stat : {"mean", "p50", "p99", "max"}) {
+        EXPECT_TRUE(j[group][kind].contains(stat)) << group << kind << stat;
+      }
+    }
+  }
+  EXPECT_TRUE(j["throughput"].contains("offered_flits_per_node_cycle"));
+  EXPECT_TRUE(j["throughput"].contains("accepted_flits_per_node_cycle"));
+  EXPECT_TRUE(j["hops"].contains("mean"));
+  ASSERT_TRUE(j["by_distance"].is_array());
+  ASSERT_FALSE(j["by_distance"].empty());
+  for (const char* key : {"hops", "count", "mean_network_latency_ns"}) {
+    EXPECT_TRUE(j["by_distance"][0].contains(key)) << key;
+  }
+  EXPECT_TRUE(j["collisions"].contains("total"));
+  EXPECT_TRUE(j["collisions"].contains("per_packet_mean"));
+  // A 4x4 torus: 32 bidirectional links, diameter 4, and 16 nodes.
+  EXPECT_EQ(j["topology"]["links"], 32);
+  EXPECT_EQ(j["topology"]["diameter"], 4);
+  EXPECT_EQ(j["topology"]["nodes"], 16);
+  // ns are clocks times the 20 ns period of 50 MHz.
+  EXPECT_DOUBLE_EQ(j["latency_ns"]["network"]["mean"].get<double>(),
+                   20 * j["latency_cycles"]["network"]["mean"].get<double>());
+  EXPECT_DOUBLE_EQ(j["simulated_time_ns"].get<double>(), 20.0 * j["cycles"].get<double>());
+}
+
+TEST(Determinism, SameSeedSameBytesDifferentSeedDifferentRun) {
+  const NetworkDesc desc = makeTorus({4, 4});
+  SimParams p = loaded();
+  const std::string a = withoutWallTime(toJson(simulate(desc, p)));
+  const std::string b = withoutWallTime(toJson(simulate(desc, p)));
+  EXPECT_EQ(a, b);
+  p.seed = 12;
+  EXPECT_NE(a, withoutWallTime(toJson(simulate(desc, p))));
+}
+
+TEST(Determinism, HoldsUnderDropWithDeadlocks) {
+  SimParams p = baseParams(FlowControl::kWormhole, 8, 2, 1);
+  setLoad(p, 0.9);
+  p.deadlock = DeadlockHandling::kDrop;
+  p.deadlock_timeout_clocks = 100;
+  p.creation_max = 2000;
+  const NetworkDesc ring = makeRing(8);
+  EXPECT_EQ(withoutWallTime(toJson(simulate(ring, p))),
+            withoutWallTime(toJson(simulate(ring, p))));
+}
+
+TEST(DataOutput, HasSummarySeriesAndPerNodeTables) {
+  SimParams p = loaded();
+  p.sampling_interval_clocks = 500;
+  const Results r = simulate(makeTorus({4, 4}), p);
+  const std::string text = formatDataOutput(r);
+  for (const char* section : {"[summary]", "[series]", "[nodes]", "[distance]", "[pairs]"}) {
+    EXPECT_NE(text.find(section), std::string::npos) << section;
+  }
+  // One series row per full interval plus the final partial one.
+  EXPECT_EQ(r.series.size(), static_cast<size_t>((r.cycles + 499) / 500));
+  int64_t arrived = 0, created = 0;
+  for (const SeriesRow& s : r.series) {
+    arrived += s.arrived;
+    created += s.created;
+  }
+  EXPECT_EQ(arrived, r.messages.delivered);
+  EXPECT_EQ(created, r.messages.created);
+  EXPECT_EQ(r.per_node.size(), 16u);
+}
+
+TEST(SimulatorMain, WritesJsonReportAndDataFilesAndExitsZero) {
+  const std::string dir = ::testing::TempDir();
+  SimParams p = loaded();
+  p.screen_output_file = dir + "/ndl_rt_report.sof";
+  p.data_output_file = dir + "/ndl_rt_data.dof";
+  const std::string json = dir + "/ndl_rt_out.json";
+  EXPECT_EQ(runMain({"--json", json, "--seed", "5", "--quiet"}, makeTorus({4, 4}), p), 0);
+  const nlohmann::json j = nlohmann::json::parse(readFile(json));
+  EXPECT_EQ(j["config"]["Seed"], 5);
+  EXPECT_EQ(j["status"], "ok");
+  EXPECT_NE(readFile(p.screen_output_file).find("latency"), std::string::npos);
+  EXPECT_NE(readFile(p.data_output_file).find("[series]"), std::string::npos);
+}
+
+TEST(SimulatorMain, SetOverridesParameters) {
+  const std::string json = ::testing::TempDir() + "/ndl_rt_set.json";
+  SimParams p = loaded();
+  EXPECT_EQ(runMain({"--quiet", "--json", json, "--set", "MessageCreationRate=1.0%", "--set",
+                     "MeasuredMessages=500", "--set", "SimulationInterval=2usec"},
+                    makeTorus({4, 4}), p),
+            0);
+  const nlohmann::json j = nlohmann::json::parse(readFile(json));
+  EXPECT_DOUBLE_EQ(j["config"]["MessageCreationRate_per_clock"].get<double>(), 0.01);
+  EXPECT_EQ(j["config"]["MeasuredMessages"], 500);
+  EXPECT_EQ(j["config"]["SimulationInterval_clocks"], 100);  // 2 us at 50 MHz
+}
+
+TEST(SimulatorMain, UsageErrorsExitTwo) {
+  const NetworkDesc desc = makeTorus({4, 4});
+  const SimParams p = loaded();
+  EXPECT_EQ(runMain({"--bogus"}, desc, p), 2);
+  EXPECT_EQ(runMain({"--set", "NoSuchParam=3"}, desc, p), 2);
+  EXPECT_EQ(runMain({"--set", "MessageCreationRate=lots"}, desc, p), 2);
+  EXPECT_EQ(runMain({"--set", "VirtualChannels"}, desc, p), 2);
+  EXPECT_EQ(runMain({"--help"}, desc, p), 0);
+}
+
+TEST(SimulatorMain, RuntimeFailuresExitThreeWithResultsWritten) {
+  const std::string dir = ::testing::TempDir();
+  // Deadlock on a ring with one wormhole VC.
+  SimParams p = baseParams(FlowControl::kWormhole, 8, 2, 1);
+  setLoad(p, 0.9);
+  p.deadlock_detect_clocks = 2000;
+  p.time_limit_clocks = 100000;
+  const std::string json = dir + "/ndl_rt_deadlock.json";
+  EXPECT_EQ(runMain({"--quiet", "--json", json}, makeRing(8), p), 3);
+  nlohmann::json j = nlohmann::json::parse(readFile(json));
+  EXPECT_EQ(j["status"], "deadlock");
+  EXPECT_GT(j["messages"]["delivered"].get<int64_t>(), 0);
+
+  // A measured-message count the time limit cannot reach.
+  SimParams slow = loaded();
+  slow.creation_rate = 0.001;
+  slow.measured_messages = 100000;
+  slow.time_limit_clocks = 5000;
+  const std::string json2 = dir + "/ndl_rt_limit.json";
+  EXPECT_EQ(runMain({"--quiet", "--json", json2}, makeTorus({4, 4}), slow), 3);
+  j = nlohmann::json::parse(readFile(json2));
+  EXPECT_EQ(j["status"], "time_limit");
+  EXPECT_EQ(j["cycles"], 5000);
+}
+
+}  // namespace
+}  // namespace ndl::rt

@@ -1,0 +1,39 @@
+// Small networks and parameter sets shared by the runtime tests.
+#pragma once
+
+#include "ndl/runtime/results.h"
+#include "ndl/runtime/sim_params.h"
+#include "ndl/runtime/simulator.h"
+#include "ndl/runtime/topologies.h"
+
+namespace ndl::rt::testing {
+
+// One flit = 32 bits; a packet of `flits` flits carries flits*32 data bits (no header
+// flits), so a message of that many bits is exactly one packet.
+inline SimParams baseParams(FlowControl fc, int32_t flits, int32_t buffer, int32_t delay) {
+  SimParams p;
+  p.flow_control = fc;
+  p.channel_width_bits = 32;
+  p.packet_flits = flits;
+  p.header_flits = 0;
+  p.data_bits_per_packet = 32 * flits;
+  p.buffer_flits = buffer;
+  p.router_delay_clocks = delay;
+  p.message_min_bits = p.message_max_bits = 32 * flits;
+  p.creation_rate = 0;
+  return p;
+}
+
+// Offered load in flits/node/clock -> messages per node per clock (one packet each).
+inline void setLoad(SimParams& p, double flits_per_node_clock) {
+  p.creation_rate = flits_per_node_clock / p.packet_flits;
+}
+
+// Runs a single message src -> dst created at clock 0 in an otherwise idle network.
+inline Results runSingle(const NetworkDesc& desc, SimParams p, int32_t src, int32_t dst) {
+  p.creation_rate = 0;
+  p.script = {{0, src, dst, p.data_bits_per_packet}};
+  return simulate(desc, p);
+}
+
+}  // namespace ndl::rt::testing

@@ -1,0 +1,180 @@
+// The reference traffic patterns of spec 1.3 on explicit examples, the routing primitives
+// (dimension order ties, dateline classes), and the traffic process (Bernoulli rate,
+// refusals at the injection queue).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "ndl/runtime/routing.h"
+#include "ndl/runtime/traffic.h"
+#include "test_networks.h"
+
+namespace ndl::rt {
+namespace {
+
+int32_t destOf(TrafficPattern pattern, const NetworkDesc& desc, int32_t node,
+               const PatternParams& params = {}, uint64_t* state = nullptr) {
+  const TopologyIndex topo(desc);
+  Rng rng(1, static_cast<uint64_t>(node));
+  uint64_t local = 0;
+  TrafficContext ctx{&topo, &params, node, static_cast<int32_t>(desc.nodes.size()), &rng,
+                     state ? state : &local};
+  return destFnFor(pattern)(ctx);
+}
+
+TEST(Patterns, BitPermutationsOnSixteenNodes) {
+  const NetworkDesc desc = makeTorus({4, 4});
+  EXPECT_EQ(destOf(TrafficPattern::kBitReversal, desc, 1), 8);     // 0001 -> 1000
+  EXPECT_EQ(destOf(TrafficPattern::kBitReversal, desc, 6), kNoMessage);  // 0110 palindrome
+  EXPECT_EQ(destOf(TrafficPattern::kBitComplement, desc, 3), 12);  // 0011 -> 1100
+  EXPECT_EQ(destOf(TrafficPattern::kShuffle, desc, 5), 10);        // 0101 -> 1010
+  EXPECT_EQ(destOf(TrafficPattern::kShuffle, desc, 9), 3);         // 1001 -> 0011
+  // Transpose on a 4x4 grid: (x, y) -> (y, x), node = x + 4y.
+  EXPECT_EQ(destOf(TrafficPattern::kTranspose, desc, 1), 4);
+  EXPECT_EQ(destOf(TrafficPattern::kTranspose, desc, 7), 13);  // (3,1) -> (1,3)
+  EXPECT_EQ(destOf(TrafficPattern::kTranspose, desc, 5), kNoMessage);
+}
+
+TEST(Patterns, CoordinatePatterns) {
+  const NetworkDesc ring = makeRing(8);
+  // Tornado: x + ceil(k/2) - 1 = x + 3 on an 8-ring.
+  EXPECT_EQ(destOf(TrafficPattern::kTornado, ring, 0), 3);
+  EXPECT_EQ(destOf(TrafficPattern::kTornado, ring, 6), 1);
+  EXPECT_EQ(destOf(TrafficPattern::kNeighbor, ring, 7), 0);
+  const NetworkDesc torus = makeTorus({4, 4});
+  EXPECT_EQ(destOf(TrafficPattern::kNeighbor, torus, 15), 0);  // (3,3) -> (0,0)
+  EXPECT_EQ(destOf(TrafficPattern::kTornado, torus, 0), 5);    // (0,0) -> (1,1)
+}
+
+TEST(Patterns, AllToAllCyclesThroughEveryOtherNode) {
+  const NetworkDesc desc = makeRing(5);
+  uint64_t state = 0;
+  std::vector<int32_t> seen;
+  for (int i = 0; i < 8; ++i) {
+    seen.push_back(destOf(TrafficPattern::kAllToAll, desc, 2, {}, &state));
+  }
+  EXPECT_EQ(seen, (std::vector<int32_t>{3, 4, 0, 1, 3, 4, 0, 1}));
+}
+
+TEST(Patterns, UniformNeverSelfAndEvenlySpread) {
+  const NetworkDesc desc = makeTorus({4, 4});
+  const TopologyIndex topo(desc);
+  PatternParams params;
+  Rng rng(3, 3);
+  uint64_t state = 0;
+  TrafficContext ctx{&topo, &params, 3, 16, &rng, &state};
+  std::vector<int> counts(16, 0);
+  const int n = 150000;
+  for (int i = 0; i < n; ++i) ++counts[uniformDest(ctx)];
+  EXPECT_EQ(counts[3], 0);
+  for (int d = 0; d < 16; ++d) {
+    if (d != 3) {
+      EXPECT_NEAR(counts[d], n / 15.0, 5 * std::sqrt(n / 15.0));
+    }
+  }
+}
+
+TEST(Patterns, HotSpotSendsItsShareToTheHotNodes) {
+  const NetworkDesc desc = makeTorus({4, 4});
+  const TopologyIndex topo(desc);
+  PatternParams params{0.3, {9}};
+  Rng rng(5, 0);
+  uint64_t state = 0;
+  TrafficContext ctx{&topo, &params, 0, 16, &rng, &state};
+  int hot = 0;
+  const int n = 100000;
+  for (int i = 0; i < n; ++i) hot += hotSpotDest(ctx) == 9;
+  // 30% directly, plus 1/15 of the remaining uniform 70%.
+  const double p = 0.3 + 0.7 / 15;
+  EXPECT_NEAR(hot, n * p, 5 * std::sqrt(n * p * (1 - p)));
+}
+
+TEST(Routing, DimensionOrderTakesShorterWayWithTiesToPlus) {
+  const NetworkDesc ring = makeRing(8);
+  const TopologyIndex topo(ring);
+  uint64_t header = 0;
+  auto route = [&](int32_t node, int32_t dest) {
+    const RouteContext ctx{&topo, node, node, dest, 2, 0, 2, DeadlockHandling::kNone, &header};
+    return dimensionOrderRoute(ctx).port;
+  };
+  EXPECT_EQ(route(0, 3), 0);  // + (port 0)
+  EXPECT_EQ(route(0, 5), 1);  // - is shorter (3 < 5)
+  EXPECT_EQ(route(0, 4), 0);  // tie: +
+  EXPECT_EQ(route(6, 1), 0);  // + across the wrap
+  EXPECT_EQ(route(3, 3), kEject);
+}
+
+TEST(Routing, DatelineClassSwitchesWhenCrossingTheWrapLink) {
+  const NetworkDesc ring = makeRing(8);
+  const TopologyIndex topo(ring);
+  uint64_t header = 0;
+  auto route = [&](int32_t node, int32_t in_port, int32_t in_vc) {
+    const RouteContext ctx{&topo, node, 5, 1, in_port, in_vc, 4, DeadlockHandling::kAvoid,
+                           &header};
+    return dimensionOrderRoute(ctx);
+  };
+  // From the PE at 5 heading + to 1: class 0 (VCs 0-1).
+  RouteResult r = route(5, 2, 0);
+  EXPECT_EQ(r.vc_lo, 0);
+  EXPECT_EQ(r.vc_hi, 1);
+  // At 7 the hop 7 -> 0 crosses the wrap link: class 1 (VCs 2-3).
+  r = route(7, 1, 0);
+  EXPECT_EQ(r.vc_lo, 2);
+  EXPECT_EQ(r.vc_hi, 3);
+  // At 0, arrived on class 1 in the same dimension: stays in class 1.
+  r = route(0, 1, 2);
+  EXPECT_EQ(r.vc_lo, 2);
+}
+
+TEST(Traffic, BernoulliCreationRateAndRefusals) {
+  // 16 nodes at 0.02 messages/node/clock for 20000 clocks: 6400 creations expected.
+  SimParams p = testing::baseParams(FlowControl::kWormhole, 4, 4, 1);
+  p.virtual_channels = 2;
+  p.deadlock = DeadlockHandling::kAvoid;
+  p.creation_rate = 0.02;
+  p.time_limit_clocks = 20000;
+  const Results r = simulate(makeTorus({4, 4}), p);
+  const double expected = 16 * 0.02 * 20000;
+  EXPECT_NEAR(static_cast<double>(r.messages.created), expected, 5 * std::sqrt(expected));
+  EXPECT_EQ(r.messages.refused, 0);
+  EXPECT_EQ(r.status, RunStatus::kOk);
+
+  // An injection queue of 1 message at a rate the channel cannot sustain: refusals.
+  p.creation_rate = 0.5;
+  p.injection_queue_capacity = 1;
+  const Results full = simulate(makeTorus({4, 4}), p);
+  EXPECT_GT(full.messages.refused, 0);
+  EXPECT_EQ(full.status, RunStatus::kInjectionQueueFull);
+  EXPECT_EQ(exitCodeFor(full), 3);
+}
+
+TEST(Traffic, PeriodicCreationEveryInterval) {
+  SimParams p = testing::baseParams(FlowControl::kWormhole, 4, 4, 1);
+  p.creation_process = CreationProcess::kPeriodic;
+  p.creation_interval_clocks = 100;
+  p.time_limit_clocks = 10000;
+  const Results r = simulate(makeTorus({4, 4}), p);
+  // Every node creates exactly once per 100 clocks (random phase): 100 each.
+  for (const NodeRow& n : r.per_node) EXPECT_EQ(n.sent, 100);
+}
+
+TEST(Traffic, PermutationPatternsDeliverToTheirDestination) {
+  SimParams p = testing::baseParams(FlowControl::kVirtualCutThrough, 4, 8, 1);
+  p.virtual_channels = 2;
+  p.deadlock = DeadlockHandling::kAvoid;
+  p.pattern = TrafficPattern::kBitComplement;
+  p.creation_rate = 0.01;
+  p.creation_max = 500;
+  const Results r = simulate(makeTorus({4, 4}), p);
+  ASSERT_EQ(r.messages.delivered, 500);
+  // Bit complement on a 4x4 torus moves (x,y) to (3-x, 3-y): distances 3 or 1 per dim,
+  // both 1 hop the short way or... (0->3 is 1 hop across the wrap, 1->2 is 1 hop): 2 hops.
+  EXPECT_DOUBLE_EQ(r.hops_mean, 2.0);
+  for (size_t n = 0; n < r.per_node.size(); ++n) {
+    EXPECT_EQ(r.per_node[n].received, r.per_node[15 - n].sent);
+  }
+}
+
+}  // namespace
+}  // namespace ndl::rt
