@@ -1,0 +1,2 @@
+" NDL network descriptions.
+autocmd BufNewFile,BufRead *.ndl setfiletype ndl
