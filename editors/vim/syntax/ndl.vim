@@ -71,7 +71,7 @@ let s:units = ['bit/clock', 'byte/clock', 'MB/s', 'bit', 'byte', 'Kbyte',
 let s:ic = '[A-Za-z0-9_+.?!*-]'
 let s:ident = '[A-Za-z_]' . s:ic . '*'
 let s:end = '\%(' . s:ic . '\)\@!'
-let s:head = '\%((\s*\)\@<='
+let s:head = '\%((\s*\)\@100<='
 function! s:Alt(names) abort
   return '\%(' . join(a:names, '\|') . '\)'
 endfunction
@@ -90,8 +90,8 @@ exe 'syn match ndlKeyword /' . s:head . s:Alt(s:keywords) . s:end . '/'
 exe 'syn match ndlDefine /' . s:head . s:Alt(s:definitions) . s:end . '/'
 " (define name ...) and (define (name params...) ...)
 let s:defhead = '(\s*' . s:Alt(s:definitions) . '\s\+'
-exe 'syn match ndlDefinedName /\%(' . s:defhead . '(\=\s*\)\@<=' . s:ident . '/'
-exe 'syn match ndlParameter /\%(' . s:defhead . '(\s*' . s:ident . '\%(\s\+' . s:ident . '\)*\s\+\)\@<=' . s:ident . '/'
+exe 'syn match ndlDefinedName /\%(' . s:defhead . '(\=\s*\)\@100<=' . s:ident . '/'
+exe 'syn match ndlParameter /\%(' . s:defhead . '(\s*' . s:ident . '\%(\s\+' . s:ident . '\)*\s\+\)\@300<=' . s:ident . '/'
 
 " Numbers. A number glued to letters is a quantity (the number is atomic so
 " 1e5 stays a real); 0x.. is an integer only when longer than 0 + unit x...
