@@ -47,12 +47,6 @@ RPAREN : ')' ;
 // The range keyword of `8byte to 32byte`; it is reserved.
 TO : 'to' ;
 
-// A number immediately followed by a unit. Any run of letters is accepted
-// here; the checker validates the unit and suggests the right spelling.
-QUANTITY
-    : NUMBER UNIT
-    ;
-
 REAL
     : SIGN? DIGITS '.' DIGITS EXPONENT?
     | SIGN? DIGITS EXPONENT
@@ -61,6 +55,14 @@ REAL
 INTEGER
     : SIGN? DIGITS
     | '0x' HEXDIGIT+
+    ;
+
+// After INTEGER, so that a hexadecimal literal of letters only (0xff) is an
+// integer and not the number 0 with the unit "xff". Any run of letters is
+// accepted as a unit here; the checker validates it and suggests the right
+// spelling.
+QUANTITY
+    : NUMBER UNIT
     ;
 
 STRING

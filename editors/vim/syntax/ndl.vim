@@ -94,13 +94,13 @@ exe 'syn match ndlDefinedName /\%(' . s:defhead . '(\=\s*\)\@100<=' . s:ident . 
 exe 'syn match ndlParameter /\%(' . s:defhead . '(\s*' . s:ident . '\%(\s\+' . s:ident . '\)*\s\+\)\@300<=' . s:ident . '/'
 
 " Numbers. A number glued to letters is a quantity (the number is atomic so
-" 1e5 stays a real); 0x.. is an integer only when longer than 0 + unit x...
+" 1e5 stays a real); 0x followed by hex digits is an integer, as in the lexer
 syn match ndlInteger /[+-]\=\d\+/
 syn match ndlFloat /[+-]\=\d\+\%(\.\d\+\%([eE][+-]\=\d\+\)\=\|[eE][+-]\=\d\+\)/
 syn match ndlQuantityNumber /\%([+-]\=\d\+\%(\.\d\+\)\=\%([eE][+-]\=\d\+\)\=\)\@>\ze[A-Za-z%]/ nextgroup=ndlUnit,ndlBadUnit
 syn match ndlBadUnit /[A-Za-z%]\+\%(\/[A-Za-z]\+\)\=/ contained
 exe 'syn match ndlUnit /' . s:Alt(map(copy(s:units), 'escape(v:val, "/")')) . '\%([A-Za-z%]\|\/[A-Za-z]\)\@!/ contained'
-syn match ndlHex /0x\%([a-fA-F]*\d\)\@=\x\+/
+syn match ndlHex /0x\x\+/
 
 " Strings are single-line; one without its closing quote is an error.
 syn match ndlUnterminatedString /"\%([^"\\]\|\\.\)*\\\=$/
