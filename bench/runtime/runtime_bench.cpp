@@ -2,11 +2,14 @@
 // an 8x8 torus (dimension order, 2 VCs of 8 flits, 8-flit packets, uniform) at 0.1 and 0.3
 // flits/node/clock and a 64x64 torus at 0.01. One case per process so that the peak
 // resident memory belongs to that case alone.
-//   ndl_runtime_bench CASE [CLOCKS]     CASE: torus8-0.1 | torus8-0.3 | torus64-0.01
+//   ndl_runtime_bench CASE [CLOCKS [FLOW]]
+//     CASE: torus8-0.1 | torus8-0.3 | torus64-0.01
+//     FLOW: Wormhole (default) | VirtualCutThrough | StoreAndForward
 #include <fmt/format.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <fstream>
 #include <string>
 
@@ -49,9 +52,12 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (argc > 2) clocks = std::atoll(argv[2]);
+  const std::string flow = argc > 3 ? argv[3] : "Wormhole";
 
   SimParams p;
-  p.flow_control = FlowControl::kVirtualCutThrough;
+  p.flow_control = flow == "VirtualCutThrough" ? FlowControl::kVirtualCutThrough
+                   : flow == "StoreAndForward"  ? FlowControl::kStoreAndForward
+                                                : FlowControl::kWormhole;
   p.channel_width_bits = 32;
   p.packet_flits = 8;
   p.header_flits = 2;
@@ -69,14 +75,20 @@ int main(int argc, char** argv) {
   const long rss_before = statusKb("VmRSS");
   NetworkDesc desc = makeTorus({k, k});
   Simulator sim(std::move(desc), p);
+  // CPU time of this process too: the machine may be shared, and the figure we want is
+  // what one core achieves.
+  const std::clock_t cpu_start = std::clock();
   const Results r = sim.run();
+  const double cpu = static_cast<double>(std::clock() - cpu_start) / CLOCKS_PER_SEC;
   const long hwm = statusKb("VmHWM");
   const double nodes = static_cast<double>(r.nodes);
-  fmt::print("case {}: {}x{} torus, load {} flits/node/clock, {} clocks\n", name, k, k, load,
-             r.cycles);
-  fmt::print("  wall {:.3f} s\n", r.wall_seconds);
-  fmt::print("  router-clocks/s {:.1f} M\n", r.router_clocks / r.wall_seconds / 1e6);
-  fmt::print("  flit-hops/s {:.1f} M\n", r.flit_hops / r.wall_seconds / 1e6);
+  fmt::print("case {}: {}x{} torus, {}, load {} flits/node/clock, {} clocks\n", name, k, k,
+             flowControlName(p.flow_control), load, r.cycles);
+  fmt::print("  wall {:.3f} s, cpu {:.3f} s\n", r.wall_seconds, cpu);
+  fmt::print("  router-clocks/s {:.1f} M (wall), {:.1f} M (cpu)\n",
+             r.router_clocks / r.wall_seconds / 1e6, r.router_clocks / cpu / 1e6);
+  fmt::print("  flit-hops/s {:.1f} M (wall), {:.1f} M (cpu)\n", r.flit_hops / r.wall_seconds / 1e6,
+             r.flit_hops / cpu / 1e6);
   fmt::print("  accepted {:.4f} flits/node/clock, mean network latency {:.2f} clocks\n",
              r.accepted_flits_per_node_cycle, r.network_latency.mean);
   fmt::print("  memory: network state {:.0f} B/node, peak RSS growth {:.0f} B/node\n",

@@ -61,12 +61,7 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   vc_begin_[routers_] = ivcs;
   ovc_begin_[routers_] = ovcs;
 
-  down_vc_.assign(ports, -1);
-  up_ovc_.assign(ports, -1);
-  link_delay_.assign(ports, 0);
-  va_ptr_.assign(ports, 0);
-  sa_out_ptr_.assign(ports, 0);
-  sa_in_ptr_.assign(ports, 0);
+  ports_.assign(ports, Port{});
   int32_t horizon = credit_delay_;
   for (int32_t r = 0; r < routers_; ++r) {
     for (int32_t p = 0; p < degree_[r]; ++p) {
@@ -74,14 +69,14 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
       if (port.peer_node < 0) continue;
       const int32_t g = port_begin_[r] + p;
       if (port.direction != LinkDirection::kInOnly) {
-        down_vc_[g] = vc_begin_[port.peer_node] + port.peer_port * vcs_;
+        ports_[g].down_vc = vc_begin_[port.peer_node] + port.peer_port * vcs_;
         const int32_t delay = port.delay_clocks > 0 ? port.delay_clocks : params.link_delay_clocks;
         if (delay > 65535) throw std::invalid_argument("link delay above 65535 clocks");
-        link_delay_[g] = static_cast<uint16_t>(delay);
+        ports_[g].link_delay = static_cast<uint16_t>(delay);
         horizon = std::max(horizon, delay);
       }
       if (port.direction != LinkDirection::kOutOnly) {
-        up_ovc_[g] = ovc_begin_[port.peer_node] + port.peer_port * vcs_;
+        ports_[g].up_ovc = ovc_begin_[port.peer_node] + port.peer_port * vcs_;
       }
     }
   }
@@ -89,15 +84,13 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   ivc_.assign(ivcs, InputVc{});
   flits_.assign(static_cast<size_t>(ivcs) * depth_, 0);
   ivc_router_.resize(ivcs);
-  ivc_port_.resize(ivcs);
-  ivc_vc_.resize(ivcs);
   for (int32_t r = 0; r < routers_; ++r) {
     for (int32_t l = 0; l < vc_begin_[r + 1] - vc_begin_[r]; ++l) {
       const int32_t g = vc_begin_[r] + l;
       ivc_router_[g] = r;
       const bool pe = l >= degree_[r] * vcs_;
-      ivc_port_[g] = static_cast<uint8_t>(pe ? degree_[r] : l / vcs_);
-      ivc_vc_[g] = static_cast<uint8_t>(pe ? l - degree_[r] * vcs_ : l % vcs_);
+      ivc_[g].port = static_cast<uint8_t>(pe ? degree_[r] : l / vcs_);
+      ivc_[g].index = static_cast<uint8_t>(pe ? l - degree_[r] * vcs_ : l % vcs_);
     }
   }
   credits_.assign(ovcs, static_cast<uint16_t>(buffer_flits_));
@@ -124,38 +117,6 @@ void Network::deliver(int64_t c) {
   credits.clear();
 }
 
-void Network::moveFlit(int32_t r, uint32_t gv, int64_t c, PacketStore& store, CycleLog& log) {
-  InputVc& v = ivc_[gv];
-  const uint32_t packet = flits_[static_cast<size_t>(gv) * depth_ + v.head];
-  v.head = static_cast<uint16_t>((v.head + 1) & depth_mask_);
-  if (--v.count == 0) nonempty_[r] &= ~(uint64_t{1} << (gv - static_cast<uint32_t>(vc_begin_[r])));
-  const bool head = v.sent == 0;
-  const bool tail = ++v.sent == v.len;
-  const int32_t pb = port_begin_[r];
-  const int32_t up = up_ovc_[pb + ivc_port_[gv]];
-  if (up >= 0) wheel_.sendCredit(c + credit_delay_, static_cast<uint32_t>(up + ivc_vc_[gv]), 1);
-  log.moved = true;
-  const int32_t o = v.out_port;
-  if (o == degree_[r]) {
-    --flits_in_network_;
-    if (tail) {
-      log.arrivals.push_back({r, packet});
-      releaseFront(v, c);
-    }
-    return;
-  }
-  const int32_t gov = ovc_begin_[r] + o * vcs_ + v.out_vc;
-  --credits_[gov];
-  wheel_.sendFlit(c + link_delay_[pb + o], static_cast<uint32_t>(down_vc_[pb + o] + v.out_vc),
-                  packet);
-  ++log.flit_hops;
-  if (head) ++store.packets[packet].hops;
-  if (tail) {
-    owned_[gov] = 0;
-    releaseFront(v, c);
-  }
-}
-
 void Network::discardFlits(int32_t r, uint32_t gv, int64_t c, CycleLog& log) {
   InputVc& v = ivc_[gv];
   const int32_t n = std::min<int32_t>(v.count, v.len - v.sent);
@@ -165,9 +126,9 @@ void Network::discardFlits(int32_t r, uint32_t gv, int64_t c, CycleLog& log) {
   v.sent = static_cast<uint16_t>(v.sent + n);
   if (v.count == 0) nonempty_[r] &= ~(uint64_t{1} << (gv - static_cast<uint32_t>(vc_begin_[r])));
   // The discarded flits free buffer space exactly as if they had left: credits go back.
-  const int32_t up = up_ovc_[port_begin_[r] + ivc_port_[gv]];
+  const int32_t up = ports_[port_begin_[r] + v.port].up_ovc;
   if (up >= 0) {
-    wheel_.sendCredit(c + credit_delay_, static_cast<uint32_t>(up + ivc_vc_[gv]),
+    wheel_.sendCredit(c + credit_delay_, static_cast<uint32_t>(up + v.index),
                       static_cast<uint32_t>(n));
   }
   flits_in_network_ -= n;
@@ -200,9 +161,7 @@ size_t Network::stateBytes() const {
   auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
   return bytes(degree_) + bytes(port_begin_) + bytes(vc_begin_) + bytes(ovc_begin_) +
          bytes(nonempty_) + bytes(collisions_) + bytes(is_active_) + bytes(active_) +
-         bytes(down_vc_) + bytes(up_ovc_) + bytes(link_delay_) + bytes(va_ptr_) +
-         bytes(sa_out_ptr_) + bytes(sa_in_ptr_) + bytes(ivc_) + bytes(flits_) +
-         bytes(ivc_router_) + bytes(ivc_port_) + bytes(ivc_vc_) + bytes(credits_) +
+         bytes(ports_) + bytes(ivc_) + bytes(flits_) + bytes(ivc_router_) + bytes(credits_) +
          bytes(owned_);
 }
 

@@ -24,8 +24,7 @@ struct Simulator::State {
   State(NetworkDesc d, SimParams p)
       : desc(std::move(d)), params(std::move(p)), net(desc, params),
         sources(params, net.topology(), net.routers()), stats(params, net.routers()) {
-    store.messages.reserve(static_cast<size_t>(net.routers()) * 2);
-    store.packets.reserve(static_cast<size_t>(net.routers()) * 2);
+    // Pools grow to the number of messages in flight; no up-front reservation per node.
     log.arrivals.reserve(net.routers());
   }
   template <class Route>
@@ -113,7 +112,7 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
       router_ticks += net.routers();
       for (size_t i = 0; i < active.size(); ++i) {
         const int32_t r = active[i];
-        sources.inject(r, c, store, stats, net);
+        if (sources.pending(r)) sources.inject(r, c, store, stats, net);
         net.stepRouter(r, c, route, store, log);
         if (net.routerBusy(r) || sources.pending(r)) {
           active[keep++] = r;

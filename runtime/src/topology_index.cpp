@@ -11,6 +11,12 @@ TopologyIndex::TopologyIndex(const NetworkDesc& desc)
     stride_[d] = stride;
     stride *= dims_[d];
   }
+  coords_.resize(static_cast<size_t>(nodes_) * dims_.size());
+  for (int32_t n = 0; n < nodes_; ++n) {
+    for (size_t d = 0; d < dims_.size(); ++d) {
+      coords_[n * dims_.size() + d] = (n / stride_[d]) % dims_[d];
+    }
+  }
   degree_.resize(nodes_);
   port_begin_.resize(nodes_ + 1);
   int32_t total = 0;

@@ -40,6 +40,8 @@ struct InputVc {
   uint8_t vc_lo = 0;
   uint8_t vc_hi = 0;
   VcState state = VcState::kIdle;
+  uint8_t port = 0;      // fixed: the input port this VC belongs to
+  uint8_t index = 0;     // fixed: the VC's number at that port
   uint8_t collided = 0;  // a collision was already counted for this packet here
   // The front packet's tail left with the next head already queued: that head reached the
   // front in clock `ready`, and its header delay counts from there.
@@ -126,10 +128,17 @@ class Network {
     v.queued = v.count > 0;
     v.ready = static_cast<uint32_t>(c);
   }
+  // Where a router's ports and output VCs start, and its degree, as the step has them.
+  struct RouterFrame {
+    int32_t pb;
+    int32_t ob;
+    int32_t deg;
+  };
+  void moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame& f, int64_t c,
+                PacketStore& store, CycleLog& log);
   template <class Route>
   void routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t since, const Route& route,
                  PacketStore& store);
-  void moveFlit(int32_t r, uint32_t gv, int64_t c, PacketStore& store, CycleLog& log);
   void discardFlits(int32_t r, uint32_t gv, int64_t c, CycleLog& log);
   void dropFront(int32_t r, uint32_t gv, int64_t c, PacketStore& store, CycleLog& log);
   [[noreturn]] void badRoute(int32_t r, int32_t port) const;
@@ -157,20 +166,21 @@ class Network {
   std::vector<uint8_t> is_active_;
   std::vector<int32_t> active_;
 
-  // per global port
-  std::vector<int32_t> down_vc_;       // output side: input VC 0 of the receiving port, or -1
-  std::vector<int32_t> up_ovc_;        // input side: output VC 0 of the sending port, or -1
-  std::vector<uint16_t> link_delay_;   // output side, link clocks
-  std::vector<uint8_t> va_ptr_;        // VC allocation pointer of each output port
-  std::vector<uint8_t> sa_out_ptr_;    // switch allocation pointer of each output port
-  std::vector<uint8_t> sa_in_ptr_;     // switch allocation pointer of each input port
+  // per global port, packed so one cache line serves a router's ports
+  struct Port {
+    int32_t down_vc = -1;     // output side: input VC 0 of the receiving port, or -1
+    int32_t up_ovc = -1;      // input side: output VC 0 of the sending port, or -1
+    uint16_t link_delay = 0;  // output side, link clocks
+    uint8_t va_ptr = 0;       // VC allocation pointer (output side)
+    uint8_t sa_out_ptr = 0;   // switch allocation pointer (output side)
+    uint8_t sa_in_ptr = 0;    // switch allocation pointer (input side)
+  };
+  std::vector<Port> ports_;
 
   // per global input VC
   std::vector<InputVc> ivc_;
   std::vector<uint32_t> flits_;  // rings, depth_ slots per VC
   std::vector<int32_t> ivc_router_;
-  std::vector<uint8_t> ivc_port_;
-  std::vector<uint8_t> ivc_vc_;
 
   // per global output VC
   std::vector<uint16_t> credits_;

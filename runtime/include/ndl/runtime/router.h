@@ -28,18 +28,50 @@ struct DynamicRoute {
   RouteResult operator()(const RouteContext& ctx) const { return fn(ctx); }
 };
 
+inline void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame& f, int64_t c,
+                              PacketStore& store, CycleLog& log) {
+  InputVc& v = ivc_[gv];
+  const uint32_t packet = flits_[static_cast<size_t>(gv) * depth_ + v.head];
+  v.head = static_cast<uint16_t>((v.head + 1) & depth_mask_);
+  if (--v.count == 0) nonempty_[r] &= ~(uint64_t{1} << l);
+  const bool head = v.sent == 0;
+  const bool tail = ++v.sent == v.len;
+  const int32_t up = ports_[f.pb + v.port].up_ovc;
+  if (up >= 0) wheel_.sendCredit(c + credit_delay_, static_cast<uint32_t>(up + v.index), 1);
+  log.moved = true;
+  const int32_t o = v.out_port;
+  if (o == f.deg) {
+    --flits_in_network_;
+    if (tail) {
+      log.arrivals.push_back({r, packet});
+      releaseFront(v, c);
+    }
+    return;
+  }
+  const int32_t gov = f.ob + o * vcs_ + v.out_vc;
+  --credits_[gov];
+  const Port& port = ports_[f.pb + o];
+  wheel_.sendFlit(c + port.link_delay, static_cast<uint32_t>(port.down_vc + v.out_vc), packet);
+  ++log.flit_hops;
+  if (head) ++store.packets[packet].hops;
+  if (tail) {
+    owned_[gov] = 0;
+    releaseFront(v, c);
+  }
+}
+
 template <class Route>
 inline void Network::routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t since,
                                const Route& route, PacketStore& store) {
   Packet& p = store.packets[v.packet];
-  const RouteContext ctx{&topo_, r, p.src, p.dst, ivc_port_[gv], ivc_vc_[gv], vcs_, deadlock_,
+  const RouteContext ctx{&topo_, r, p.src, p.dst, v.port, v.index, vcs_, deadlock_,
                          &p.header};
   const RouteResult res = route(ctx);
   const int32_t deg = degree_[r];
   if (res.port == kEject) {
     v.out_port = static_cast<uint8_t>(deg);
   } else {
-    if (res.port < 0 || res.port >= deg || down_vc_[port_begin_[r] + res.port] < 0 ||
+    if (res.port < 0 || res.port >= deg || ports_[port_begin_[r] + res.port].down_vc < 0 ||
         res.vc_hi >= vcs_ || res.vc_lo > res.vc_hi) {
       badRoute(r, res.port);
     }
@@ -61,11 +93,13 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
   const int32_t ob = ovc_begin_[r];
   const int32_t deg = degree_[r];
   const uint32_t now = static_cast<uint32_t>(c);
+  const RouterFrame frame{pb, ob, deg};
 
   uint64_t va_req[kMaxPorts];  // per output port: local VCs asking for an output VC
   uint32_t va_ports = 0;
   uint64_t sa_req[kMaxPorts];  // per input port: local VCs ready to cross the switch
   uint32_t sa_ports = 0;
+  uint64_t heads = 0;  // local VCs whose header is ready to leave
 
   // ---- stage 1: advance each VC's state from what is in the buffers now
   for (uint64_t m = busy; m != 0; m &= m - 1) {
@@ -95,6 +129,7 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
       discardFlits(r, gv, c, log);
       continue;
     }
+    if (v.sent == 0) heads |= uint64_t{1} << l;
     if (v.state == VcState::kVcAlloc) {
       const uint32_t bit = 1u << v.out_port;
       if (va_ports & bit) {
@@ -107,7 +142,7 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     }
     // kActive
     if (v.out_port == deg || credits_[ob + v.out_port * vcs_ + v.out_vc] > 0) {
-      const uint32_t in = ivc_port_[gv];
+      const uint32_t in = v.port;
       if (sa_ports & (1u << in)) {
         sa_req[in] |= uint64_t{1} << l;
       } else {
@@ -122,7 +157,7 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
   for (uint32_t pm = va_ports; pm != 0; pm &= pm - 1) {
     const int o = __builtin_ctz(pm);
     uint64_t req = va_req[o];
-    const uint32_t start = va_ptr_[pb + o];
+    const uint32_t start = ports_[pb + o].va_ptr;
     bool granted = false;
     while (req != 0) {
       const int l = roundRobinPick(req, start);
@@ -135,11 +170,11 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
           v.out_vc = static_cast<uint8_t>(k);
           v.state = VcState::kActive;
           if (!granted) {
-            va_ptr_[pb + o] = roundRobinNext(l);
+            ports_[pb + o].va_ptr = roundRobinNext(l);
             granted = true;
           }
           if (credits_[base + k] > 0) {
-            const uint32_t in = ivc_port_[vb + l];
+            const uint32_t in = v.port;
             if (sa_ports & (1u << in)) {
               sa_req[in] |= uint64_t{1} << l;
             } else {
@@ -160,7 +195,7 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     uint32_t out_ports = 0;
     for (uint32_t pm = sa_ports; pm != 0; pm &= pm - 1) {
       const int in = __builtin_ctz(pm);
-      const int l = roundRobinPick(sa_req[in], sa_in_ptr_[pb + in]);
+      const int l = roundRobinPick(sa_req[in], ports_[pb + in].sa_in_ptr);
       chosen[in] = l;
       const int o = ivc_[vb + l].out_port;
       if (out_ports & (1u << o)) {
@@ -172,18 +207,18 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     }
     for (uint32_t pm = out_ports; pm != 0; pm &= pm - 1) {
       const int o = __builtin_ctz(pm);
-      const int in = roundRobinPick(out_req[o], sa_out_ptr_[pb + o]);
-      sa_out_ptr_[pb + o] = roundRobinNext(in);
-      sa_in_ptr_[pb + in] = roundRobinNext(chosen[in]);
-      moveFlit(r, vb + static_cast<uint32_t>(chosen[in]), c, store, log);
+      const int in = roundRobinPick(out_req[o], ports_[pb + o].sa_out_ptr);
+      ports_[pb + o].sa_out_ptr = roundRobinNext(in);
+      ports_[pb + in].sa_in_ptr = roundRobinNext(chosen[in]);
+      moveFlit(r, vb + static_cast<uint32_t>(chosen[in]), chosen[in], frame, c, store, log);
     }
   }
 
   // ---- stage 4: headers that wanted to leave and could not: collisions, drop timeout
-  for (uint64_t m = busy; m != 0; m &= m - 1) {
+  for (uint64_t m = heads; m != 0; m &= m - 1) {
     const uint32_t gv = vb + static_cast<uint32_t>(__builtin_ctzll(m));
     InputVc& v = ivc_[gv];
-    if (v.sent != 0 || (v.state != VcState::kVcAlloc && v.state != VcState::kActive)) continue;
+    if (v.sent != 0) continue;  // it left
     if (!v.collided) {
       v.collided = 1;
       ++collisions_[r];

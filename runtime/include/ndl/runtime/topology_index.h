@@ -21,7 +21,10 @@ class TopologyIndex {
   bool wraps() const { return wrap_; }
   int32_t degree(int32_t node) const { return degree_[node]; }
 
-  int32_t coord(int32_t node, int32_t d) const { return (node / stride_[d]) % dims_[d]; }
+  // Coordinates come from a table: routing asks for them at every hop of every header.
+  int32_t coord(int32_t node, int32_t d) const {
+    return coords_[static_cast<size_t>(node) * dims_.size() + d];
+  }
   int32_t nodeAt(const int32_t* coords) const {
     int32_t id = 0;
     for (int32_t d = numDims() - 1; d >= 0; --d) id = id * dims_[d] + coords[d];
@@ -40,6 +43,7 @@ class TopologyIndex {
   int32_t nodes_ = 0;
   std::vector<int32_t> dims_;
   std::vector<int32_t> stride_;
+  std::vector<int32_t> coords_;
   bool wrap_ = false;
   std::vector<int32_t> degree_;
   std::vector<int32_t> port_begin_;
