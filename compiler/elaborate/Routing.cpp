@@ -1,0 +1,128 @@
+#include "compiler/elaborate/Routing.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "compiler/elaborate/Metrics.h"
+
+namespace ndl::elab {
+
+uint32_t routeHopLimit(const Graph& g, const Limits& limits) {
+  if (limits.maxRouteHops != 0) return limits.maxRouteHops;
+  return static_cast<uint32_t>(std::min<uint64_t>(4ULL * g.nodeCount + 64, UINT32_MAX));
+}
+
+RouteError makeRouteError(const Graph& g, RouteErrorKind kind, NodeId src, NodeId dst,
+                          NodeId node, uint32_t hops, ChannelId channel) {
+  RouteError e{kind, src, dst, node, hops, channel, {}};
+  const std::string route = fmt::format("the route from node {} to node {}", src, dst);
+  switch (kind) {
+    case RouteErrorKind::kNoChannel:
+      e.message = fmt::format("{} has no output channel at node {} after {} hops", route, node,
+                              hops);
+      break;
+    case RouteErrorKind::kWrongChannel:
+      e.message = channel < g.channels.size()
+                      ? fmt::format("{} chose channel {} at node {}, but that channel leaves "
+                                    "node {}",
+                                    route, channel, node, g.channels[channel].src)
+                      : fmt::format("{} chose channel {} at node {}, which does not exist",
+                                    route, channel, node);
+      break;
+    case RouteErrorKind::kHopLimit:
+      e.message = fmt::format("{} does not arrive within {} hops (a routing loop); it was at "
+                              "node {}",
+                              route, hops, node);
+      break;
+  }
+  return e;
+}
+
+std::vector<NodeId> routeSources(const Graph& g, const RouteFunctions& fns,
+                                 const Limits& limits) {
+  const bool repsValid =
+      !g.representatives.empty() &&
+      std::all_of(g.representatives.begin(), g.representatives.end(),
+                  [&](NodeId r) { return r < g.nodeCount; });
+  if (fns.translationInvariant && limits.useSymmetry && repsValid) return g.representatives;
+  return {};
+}
+
+RoutingStats routingHops(const Graph& g, const RouteFunctions& fns, const Limits& limits) {
+  RoutingStats s;
+  const NodeId n = g.nodeCount;
+  if (!fns.route || n == 0) {
+    s.status = AnalysisStatus::kInvalid;
+    s.message = !fns.route ? "no routing function" : "the network has no nodes";
+    return s;
+  }
+  if (n == 1) {
+    s.method = "single node";
+    return s;
+  }
+  const std::vector<NodeId> reps = routeSources(g, fns, limits);
+  const uint64_t sourceCount = reps.empty() ? n : reps.size();
+  auto sourceAt = [&](uint64_t i) { return reps.empty() ? static_cast<NodeId>(i) : reps[i]; };
+  s.method = reps.empty() ? fmt::format("all pairs ({} sources)", n)
+                          : fmt::format("representatives ({} source{})", reps.size(),
+                                        reps.size() == 1 ? "" : "s");
+
+  // A minimal routing calls route once per hop: the distance sum from the
+  // first source estimates the calls per source.
+  Bfs bfs(g);
+  const Bfs::Result first = bfs.run(sourceAt(0));
+  s.estimatedWork = sourceCount * (first.distanceSum + g.channels.size());
+  if ((reps.empty() && n > limits.maxAllPairsNodes) || s.estimatedWork > limits.maxRouteSteps) {
+    s.status = AnalysisStatus::kTooLarge;
+    s.message = fmt::format(
+        "network of {} nodes is too large to trace {} routes; estimated {} routing steps "
+        "(limit {})",
+        n, reps.empty() ? "all" : "the representatives'", s.estimatedWork,
+        limits.maxRouteSteps);
+    return s;
+  }
+
+  const uint32_t hopLimit = routeHopLimit(g, limits);
+  UInt128 hopSum = 0;
+  for (uint64_t i = 0; i < sourceCount && s.errors.size() < limits.maxErrors; ++i) {
+    const NodeId src = sourceAt(i);
+    const Bfs::Result res = i == 0 ? first : bfs.run(src);
+    if (res.reached != n) {
+      s.status = AnalysisStatus::kDisconnected;
+      const auto& d = bfs.dist();
+      s.message = fmt::format("node {} cannot reach node {}", src,
+                              std::find(d.begin(), d.end(), Bfs::kUnreached) - d.begin());
+      return s;
+    }
+    const std::vector<uint32_t>& dist = bfs.dist();
+    for (NodeId dst = 0; dst < n; ++dst) {
+      if (dst == src) continue;
+      uint32_t hops = 0;
+      auto err = traceRoute(g, fns, src, dst, hopLimit, [&](ChannelId) { ++hops; });
+      if (err) {
+        s.errors.push_back(std::move(*err));
+        if (s.errors.size() >= limits.maxErrors) break;
+        continue;
+      }
+      hopSum += hops;
+      s.maxHops = std::max(s.maxHops, hops);
+      if (hops != dist[dst] && s.minimal) {
+        s.minimal = false;
+        s.longSrc = src;
+        s.longDst = dst;
+        s.longHops = hops;
+        s.longDistance = dist[dst];
+      }
+    }
+  }
+  if (!s.errors.empty()) {
+    s.status = AnalysisStatus::kRouteErrors;
+    s.message = s.errors.front().message;
+    return s;
+  }
+  s.avgHops = *Ratio::make128(hopSum, static_cast<UInt128>(sourceCount) * (n - 1));
+  return s;
+}
+
+}  // namespace ndl::elab

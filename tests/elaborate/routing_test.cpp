@@ -1,0 +1,149 @@
+// Routing traces: reference routings are minimal with mean hops equal to the
+// average distance; broken routings are reported (which pair, where), never
+// hung.
+#include "compiler/elaborate/Routing.h"
+
+#include <gtest/gtest.h>
+
+#include "compiler/elaborate/Metrics.h"
+#include "tests/elaborate/TestGraphs.h"
+
+namespace ndl::elab {
+namespace {
+
+using testing::buildHypercube;
+using testing::buildMesh;
+using testing::buildRing;
+using testing::buildTorus;
+using testing::dimensionOrder;
+using testing::ecube;
+
+TEST(Routing, DimensionOrderOnTorusIsMinimal) {
+  for (auto k : std::vector<std::vector<int64_t>>{{64, 64}, {16, 16, 16}, {7, 4}, {2, 3}}) {
+    const Graph g = buildTorus(k);
+    const RoutingStats s = routingHops(g, dimensionOrder(g, true));
+    ASSERT_EQ(s.status, AnalysisStatus::kOk) << s.message;
+    EXPECT_EQ(s.method, "representatives (1 source)");
+    EXPECT_TRUE(s.minimal) << g.name;
+    EXPECT_EQ(s.maxHops, torusClosedForm(k)->diameter) << g.name;
+    EXPECT_EQ(s.avgHops, torusClosedForm(k)->avgDistance) << g.name;
+  }
+}
+
+TEST(Routing, RepresentativesEqualAllPairs) {
+  const Graph g = buildTorus({6, 5});
+  Limits exact;
+  exact.useSymmetry = false;
+  const RoutingStats all = routingHops(g, dimensionOrder(g, true), exact);
+  EXPECT_EQ(all.method, "all pairs (30 sources)");
+  const RoutingStats sym = routingHops(g, dimensionOrder(g, true));
+  EXPECT_EQ(all.avgHops, sym.avgHops);
+  EXPECT_EQ(all.maxHops, sym.maxHops);
+  EXPECT_TRUE(all.minimal);
+}
+
+TEST(Routing, DimensionOrderOnMeshAndEcube) {
+  const std::vector<int64_t> k{8, 8};
+  const Graph mesh = buildMesh(k);
+  const RoutingStats m = routingHops(mesh, dimensionOrder(mesh, false));
+  ASSERT_EQ(m.status, AnalysisStatus::kOk) << m.message;
+  EXPECT_TRUE(m.minimal);
+  EXPECT_EQ(m.maxHops, 14u);
+  EXPECT_EQ(m.avgHops, meshClosedForm(k)->avgDistance);
+
+  const Graph cube = buildHypercube(8);
+  const RoutingStats c = routingHops(cube, ecube(cube));
+  ASSERT_EQ(c.status, AnalysisStatus::kOk) << c.message;
+  EXPECT_TRUE(c.minimal);
+  EXPECT_EQ(c.maxHops, 8u);
+  EXPECT_EQ(c.avgHops, hypercubeClosedForm(8)->avgDistance);
+}
+
+TEST(Routing, NonMinimalRouteIsNamed) {
+  // Always x+ on a ring of 8: node 0 reaches 7 in 7 hops, not 1.
+  const Graph g = buildRing(8);
+  RouteFunctions f;
+  f.translationInvariant = true;
+  f.route = [&](NodeId cur, NodeId, RouteState&) { return g.findPort(cur, 0, +1); };
+  const RoutingStats s = routingHops(g, f);
+  ASSERT_EQ(s.status, AnalysisStatus::kOk);
+  EXPECT_FALSE(s.minimal);
+  EXPECT_EQ(s.maxHops, 7u);
+  EXPECT_EQ(s.avgHops, (Ratio{4, 1}));  // (1 + ... + 7) / 7
+  EXPECT_EQ(s.longSrc, 0u);
+  EXPECT_GT(s.longHops, s.longDistance);
+}
+
+TEST(Routing, LoopIsReportedNotHung) {
+  // Between nodes 0 and 1 forever: x+ from even nodes, x- from odd ones.
+  const Graph g = buildRing(6);
+  RouteFunctions f;
+  f.route = [&](NodeId cur, NodeId, RouteState&) {
+    return g.findPort(cur, 0, cur % 2 == 0 ? +1 : -1);
+  };
+  Limits limits;
+  limits.maxErrors = 3;
+  const RoutingStats s = routingHops(g, f, limits);
+  EXPECT_EQ(s.status, AnalysisStatus::kRouteErrors);
+  ASSERT_EQ(s.errors.size(), 3u);
+  const RouteError& e = s.errors[0];
+  EXPECT_EQ(e.kind, RouteErrorKind::kHopLimit);
+  EXPECT_EQ(e.src, 0u);
+  EXPECT_EQ(e.dst, 2u);  // 0 -> 1 arrives; 0 -> 2 bounces
+  EXPECT_EQ(e.hops, routeHopLimit(g, limits));
+  EXPECT_NE(e.message.find("routing loop"), std::string::npos) << e.message;
+}
+
+TEST(Routing, MissingPortIsReported) {
+  // x+ forever on a mesh falls off the edge: findPort returns kNoChannel.
+  const Graph g = buildMesh({4, 4});
+  RouteFunctions f;
+  f.route = [&](NodeId cur, NodeId, RouteState&) { return g.findPort(cur, 0, +1); };
+  const RoutingStats s = routingHops(g, f);
+  ASSERT_EQ(s.status, AnalysisStatus::kRouteErrors);
+  const RouteError& e = s.errors[0];
+  EXPECT_EQ(e.kind, RouteErrorKind::kNoChannel);
+  EXPECT_EQ(e.src, 0u);
+  EXPECT_EQ(e.dst, 4u);  // first destination not on row 0 beyond the start
+  EXPECT_EQ(e.node, 3u);
+  EXPECT_EQ(e.hops, 3u);
+}
+
+TEST(Routing, ChannelNotLeavingTheNodeIsReported) {
+  const Graph g = buildRing(5);
+  RouteFunctions f;
+  f.route = [](NodeId cur, NodeId, RouteState&) -> ChannelId { return cur == 0 ? 0 : 1; };
+  const RoutingStats s = routingHops(g, f);
+  ASSERT_EQ(s.status, AnalysisStatus::kRouteErrors);
+  const RouteError& e = s.errors[0];
+  EXPECT_EQ(e.kind, RouteErrorKind::kWrongChannel);
+  EXPECT_EQ(e.node, 1u);   // 0 leaves on channel 0 (x+) to 1, which picks channel 1 of node 0
+  EXPECT_EQ(e.channel, 1u);
+  EXPECT_NE(e.message.find("leaves node 0"), std::string::npos) << e.message;
+}
+
+TEST(Routing, InitSeesSourceAndDestination) {
+  // A routing that carries its remaining hop count in the header, set by
+  // init: x+ until the count runs out.
+  const Graph g = buildRing(6);
+  RouteFunctions f;
+  f.init = [](NodeId src, NodeId dst, RouteState& st) { st.words[0] = (dst + 6 - src) % 6; };
+  f.route = [&](NodeId cur, NodeId, RouteState& st) {
+    return --st.words[0] >= 0 ? g.findPort(cur, 0, +1) : kNoChannel;
+  };
+  const RoutingStats s = routingHops(g, f);
+  ASSERT_EQ(s.status, AnalysisStatus::kOk) << s.message;
+  EXPECT_EQ(s.maxHops, 5u);
+}
+
+TEST(Routing, RefusesTooMuchWork) {
+  const Graph g = buildTorus({300, 300});
+  RouteFunctions f = dimensionOrder(g, true);
+  f.translationInvariant = false;
+  const RoutingStats s = routingHops(g, f);
+  EXPECT_EQ(s.status, AnalysisStatus::kTooLarge);
+  EXPECT_NE(s.message.find("too large"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ndl::elab
