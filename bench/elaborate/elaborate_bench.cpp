@@ -39,11 +39,16 @@ long peakRssMb() {
 
 std::string status(AnalysisStatus s) {
   switch (s) {
-    case AnalysisStatus::kOk: return "ok";
-    case AnalysisStatus::kDisconnected: return "disconnected";
-    case AnalysisStatus::kTooLarge: return "too large";
-    case AnalysisStatus::kRouteErrors: return "route errors";
-    case AnalysisStatus::kInvalid: return "invalid";
+    case AnalysisStatus::kOk:
+      return "ok";
+    case AnalysisStatus::kDisconnected:
+      return "disconnected";
+    case AnalysisStatus::kTooLarge:
+      return "too large";
+    case AnalysisStatus::kRouteErrors:
+      return "route errors";
+    case AnalysisStatus::kInvalid:
+      return "invalid";
   }
   return "?";
 }
@@ -73,11 +78,12 @@ void runOne(int64_t k) {
       checkDeadlock(g, testing::dimensionOrder(g, true), {2, VcPolicy::kDateline}, limits);
   const double deadlock = since(t0);
 
-  fmt::print("{:>9} {:>9} {:>8.3f} {:>9.3f} {:>9.3f} {:>9.3f} {:>9} {:>8} | deg {} diam {} avg {:.4f} "
-             "({}); routing {} max {} minimal {}; deadlock {} free {}\n",
-             g.nodeCount, g.channels.size(), build, metrics, route, deadlock, rssBuilt, peakRssMb(),
-             deg.max, dist.diameter, dist.avgDistance.value(), dist.method, status(routing.status),
-             routing.maxHops, routing.minimal, status(dl.status), dl.deadlockFree);
+  fmt::print(
+      "{:>9} {:>9} {:>8.3f} {:>9.3f} {:>9.3f} {:>9.3f} {:>9} {:>8} | deg {} diam {} avg {:.4f} "
+      "({}); routing {} max {} minimal {}; deadlock {} free {}\n",
+      g.nodeCount, g.channels.size(), build, metrics, route, deadlock, rssBuilt, peakRssMb(),
+      deg.max, dist.diameter, dist.avgDistance.value(), dist.method, status(routing.status),
+      routing.maxHops, routing.minimal, status(dl.status), dl.deadlockFree);
   std::fflush(stdout);
 }
 

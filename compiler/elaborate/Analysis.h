@@ -20,8 +20,8 @@ struct Limits {
   // All-pairs BFS is attempted only up to this many nodes (spec 3.2: at
   // least 65,536).
   uint32_t maxAllPairsNodes = 65536;
-  // All-pairs BFS budget in channel visits (64 sources share one visit).
-  // About a second or two of work.
+  // All-pairs BFS budget in channel visits (64 sources share one visit),
+  // about 1 ns each: a few seconds at most.
   uint64_t maxBfsWork = 4'000'000'000ULL;
   // Route-tracing budget in routing-function calls.
   uint64_t maxRouteSteps = 300'000'000ULL;

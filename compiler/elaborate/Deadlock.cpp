@@ -152,8 +152,7 @@ std::vector<uint32_t> hopsBackToWrap(const Graph& g) {
     const ChannelId n = g.findPort(ch.dst, ch.dim, ch.dir);
     if (n != kNoChannel) prev[n] = e;
   }
-  constexpr uint32_t kUnknown = UINT32_MAX - 1, kInProgress = UINT32_MAX - 2,
-                     kNone = UINT32_MAX;
+  constexpr uint32_t kUnknown = UINT32_MAX - 1, kInProgress = UINT32_MAX - 2, kNone = UINT32_MAX;
   std::vector<uint32_t> back(m, kUnknown);
   std::vector<ChannelId> chain;
   for (ChannelId c = 0; c < m; ++c) {
@@ -183,7 +182,11 @@ class Builder {
  public:
   Builder(const Graph& g, const RouteFunctions& fns, const DeadlockOptions& opt,
           const Limits& limits)
-      : g_(g), fns_(fns), policy_(opt.policy), limits_(limits), hopLimit_(routeHopLimit(g, limits)) {
+      : g_(g),
+        fns_(fns),
+        policy_(opt.policy),
+        limits_(limits),
+        hopLimit_(routeHopLimit(g, limits)) {
     out_.deps.classes = vcClasses(opt.policy);
     out_.deps.policy = opt.policy;
   }
@@ -199,9 +202,9 @@ class Builder {
     if (!estimate(g_.nodeCount, "all")) return std::move(out_);
     out_.deps.next.assign(g_.channels.size() * out_.deps.classes, 0);
     allPairs();
-    out_.method = why == "-" ? fmt::format("all pairs ({} sources)", g_.nodeCount)
-                             : fmt::format("all pairs ({} sources; no translation: {})",
-                                           g_.nodeCount, why);
+    out_.method =
+        why == "-" ? fmt::format("all pairs ({} sources)", g_.nodeCount)
+                   : fmt::format("all pairs ({} sources; no translation: {})", g_.nodeCount, why);
     return finish();
   }
 

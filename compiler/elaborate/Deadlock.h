@@ -52,8 +52,8 @@ struct DependencyGraph {
 struct DependencyBuild {
   AnalysisStatus status = AnalysisStatus::kOk;
   DependencyGraph deps;
-  std::string method;   // "representatives + translation (...)", "all pairs (...)"
-  std::string message;  // why status is not kOk
+  std::string method;          // "representatives + translation (...)", "all pairs (...)"
+  std::string message;         // why status is not kOk
   uint64_t estimatedWork = 0;  // routing-function calls
   std::vector<RouteError> errors;
 };

@@ -51,8 +51,10 @@ std::string malformation(const Graph& g) {
     if (g.outStart[n] > g.outStart[n + 1]) return fmt::format("outStart decreases at node {}", n);
     for (ChannelId c = g.outStart[n]; c < g.outStart[n + 1]; ++c) {
       const Channel& ch = g.channels[c];
-      if (ch.src != n) return fmt::format("channel {} is listed under node {} but leaves {}", c, n, ch.src);
-      if (ch.dst >= g.nodeCount) return fmt::format("channel {} enters node {} of {}", c, ch.dst, g.nodeCount);
+      if (ch.src != n)
+        return fmt::format("channel {} is listed under node {} but leaves {}", c, n, ch.src);
+      if (ch.dst >= g.nodeCount)
+        return fmt::format("channel {} enters node {} of {}", c, ch.dst, g.nodeCount);
       if (ch.dim >= g.dimNames.size()) return fmt::format("channel {} has dimension {}", c, ch.dim);
       if (ch.reverse != kNoChannel &&
           (ch.reverse >= g.channels.size() || g.channels[ch.reverse].reverse != c ||
@@ -106,9 +108,9 @@ std::vector<GraphProblem> checkGraph(const Graph& g, uint32_t maxPerKind) {
       problems.add(GraphProblemKind::kIsolatedNode, u, fmt::format("node {} has no links", u));
     const uint32_t ports = std::max(g.outDegree(u), inDegree[u]);
     if (ports > kMaxPorts)
-      problems.add(GraphProblemKind::kTooManyPorts, u,
-                   fmt::format("node {} has {} ports; at most {} are supported", u, ports,
-                               kMaxPorts));
+      problems.add(
+          GraphProblemKind::kTooManyPorts, u,
+          fmt::format("node {} has {} ports; at most {} are supported", u, ports, kMaxPorts));
   }
 
   if (n > 1) {

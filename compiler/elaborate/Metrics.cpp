@@ -102,7 +102,8 @@ DistanceStats allPairs(const Graph& g, const Limits& limits) {
         n, work, limits.maxAllPairsNodes, limits.maxBfsWork);
     return s;
   }
-  s.method = fmt::format("all-pairs BFS ({} pass{} of 64 sources)", passes, passes == 1 ? "" : "es");
+  s.method =
+      fmt::format("all-pairs BFS ({} pass{} of 64 sources)", passes, passes == 1 ? "" : "es");
 
   std::vector<uint64_t> frontier(n), visited(n), next(n);
   const Channel* channels = g.channels.data();
@@ -173,9 +174,8 @@ DistanceStats graphDistances(const Graph& g, const Limits& limits) {
     return s;
   }
   const bool repsValid =
-      !g.representatives.empty() &&
-      std::all_of(g.representatives.begin(), g.representatives.end(),
-                  [&](NodeId r) { return r < g.nodeCount; });
+      !g.representatives.empty() && std::all_of(g.representatives.begin(), g.representatives.end(),
+                                                [&](NodeId r) { return r < g.nodeCount; });
   if (limits.useSymmetry && repsValid) return bySymmetry(g);
   return allPairs(g, limits);
 }

@@ -49,9 +49,9 @@ class Bfs {
 struct DistanceStats {
   AnalysisStatus status = AnalysisStatus::kOk;
   uint32_t diameter = 0;
-  Ratio avgDistance;   // over ordered pairs of distinct nodes
-  std::string method;  // "symmetry: 1 BFS", "all-pairs BFS (2 passes of 64 sources)"
-  std::string message;  // why status is not kOk
+  Ratio avgDistance;           // over ordered pairs of distinct nodes
+  std::string method;          // "symmetry: 1 BFS", "all-pairs BFS (2 passes of 64 sources)"
+  std::string message;         // why status is not kOk
   uint64_t estimatedWork = 0;  // channel visits the method needed (or would need)
   NodeId from = 0, to = 0;     // kDisconnected: a pair with no path
 };

@@ -13,38 +13,38 @@ uint32_t routeHopLimit(const Graph& g, const Limits& limits) {
   return static_cast<uint32_t>(std::min<uint64_t>(4ULL * g.nodeCount + 64, UINT32_MAX));
 }
 
-RouteError makeRouteError(const Graph& g, RouteErrorKind kind, NodeId src, NodeId dst,
-                          NodeId node, uint32_t hops, ChannelId channel) {
+RouteError makeRouteError(const Graph& g, RouteErrorKind kind, NodeId src, NodeId dst, NodeId node,
+                          uint32_t hops, ChannelId channel) {
   RouteError e{kind, src, dst, node, hops, channel, {}};
   const std::string route = fmt::format("the route from node {} to node {}", src, dst);
   switch (kind) {
     case RouteErrorKind::kNoChannel:
-      e.message = fmt::format("{} has no output channel at node {} after {} hops", route, node,
-                              hops);
+      e.message =
+          fmt::format("{} has no output channel at node {} after {} hops", route, node, hops);
       break;
     case RouteErrorKind::kWrongChannel:
       e.message = channel < g.channels.size()
-                      ? fmt::format("{} chose channel {} at node {}, but that channel leaves "
-                                    "node {}",
-                                    route, channel, node, g.channels[channel].src)
-                      : fmt::format("{} chose channel {} at node {}, which does not exist",
-                                    route, channel, node);
+                      ? fmt::format(
+                            "{} chose channel {} at node {}, but that channel leaves "
+                            "node {}",
+                            route, channel, node, g.channels[channel].src)
+                      : fmt::format("{} chose channel {} at node {}, which does not exist", route,
+                                    channel, node);
       break;
     case RouteErrorKind::kHopLimit:
-      e.message = fmt::format("{} does not arrive within {} hops (a routing loop); it was at "
-                              "node {}",
-                              route, hops, node);
+      e.message = fmt::format(
+          "{} does not arrive within {} hops (a routing loop); it was at "
+          "node {}",
+          route, hops, node);
       break;
   }
   return e;
 }
 
-std::vector<NodeId> routeSources(const Graph& g, const RouteFunctions& fns,
-                                 const Limits& limits) {
+std::vector<NodeId> routeSources(const Graph& g, const RouteFunctions& fns, const Limits& limits) {
   const bool repsValid =
-      !g.representatives.empty() &&
-      std::all_of(g.representatives.begin(), g.representatives.end(),
-                  [&](NodeId r) { return r < g.nodeCount; });
+      !g.representatives.empty() && std::all_of(g.representatives.begin(), g.representatives.end(),
+                                                [&](NodeId r) { return r < g.nodeCount; });
   if (fns.translationInvariant && limits.useSymmetry && repsValid) return g.representatives;
   return {};
 }
@@ -78,8 +78,7 @@ RoutingStats routingHops(const Graph& g, const RouteFunctions& fns, const Limits
     s.message = fmt::format(
         "network of {} nodes is too large to trace {} routes; estimated {} routing steps "
         "(limit {})",
-        n, reps.empty() ? "all" : "the representatives'", s.estimatedWork,
-        limits.maxRouteSteps);
+        n, reps.empty() ? "all" : "the representatives'", s.estimatedWork, limits.maxRouteSteps);
     return s;
   }
 

@@ -39,8 +39,8 @@ enum class RouteErrorKind : uint8_t {
 struct RouteError {
   RouteErrorKind kind;
   NodeId src = 0, dst = 0;
-  NodeId node = 0;                // where it went wrong
-  uint32_t hops = 0;              // hops taken before that
+  NodeId node = 0;                 // where it went wrong
+  uint32_t hops = 0;               // hops taken before that
   ChannelId channel = kNoChannel;  // kWrongChannel: what route returned
   std::string message;
 };
@@ -87,9 +87,9 @@ struct RoutingStats {
   uint32_t longHops = 0, longDistance = 0;
 
   std::vector<RouteError> errors;  // at most limits.maxErrors
-  std::string method;   // "representatives (1 source)", "all pairs (4096 sources)"
-  std::string message;  // why status is not kOk
-  uint64_t estimatedWork = 0;  // routing-function calls
+  std::string method;              // "representatives (1 source)", "all pairs (4096 sources)"
+  std::string message;             // why status is not kOk
+  uint64_t estimatedWork = 0;      // routing-function calls
 };
 
 // Traces every ordered pair of distinct nodes, or, when the routing is

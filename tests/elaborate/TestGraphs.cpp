@@ -38,7 +38,8 @@ Graph buildGrid(const std::vector<int64_t>& radices, bool wrap, const char* kind
         const bool wraps = to < 0 || to >= k;
         if (wraps && !wrap) continue;
         const int64_t c2 = (to + k) % k;
-        f(static_cast<uint16_t>(d), dir, static_cast<NodeId>(u + (c2 - c) * static_cast<int64_t>(stride[d])), wraps);
+        f(static_cast<uint16_t>(d), dir,
+          static_cast<NodeId>(u + (c2 - c) * static_cast<int64_t>(stride[d])), wraps);
       }
     }
   };

@@ -28,8 +28,9 @@ constexpr DeadlockOptions kDateline{2, VcPolicy::kDateline};
 
 // Every dependency (channel, class) -> (channel, class) of every route,
 // traced here independently of the library's bookkeeping.
-std::set<std::tuple<ChannelId, int, ChannelId, int>> bruteForceDependencies(
-    const Graph& g, const RouteFunctions& f, VcPolicy policy) {
+std::set<std::tuple<ChannelId, int, ChannelId, int>> bruteForceDependencies(const Graph& g,
+                                                                            const RouteFunctions& f,
+                                                                            VcPolicy policy) {
   std::set<std::tuple<ChannelId, int, ChannelId, int>> deps;
   for (NodeId s = 0; s < g.nodeCount; ++s) {
     for (NodeId d = 0; d < g.nodeCount; ++d) {
@@ -102,7 +103,8 @@ TEST(Deadlock, AnyVcHasTheCyclesOfOneVc) {
 }
 
 TEST(Deadlock, DatelineBreaksTorusCycles) {
-  for (auto k : std::vector<std::vector<int64_t>>{{8, 8}, {5, 4}, {2, 3}, {9}, {64, 64}, {16, 16, 16}}) {
+  for (auto k :
+       std::vector<std::vector<int64_t>>{{8, 8}, {5, 4}, {2, 3}, {9}, {64, 64}, {16, 16, 16}}) {
     const Graph g = buildTorus(k);
     const DeadlockResult r = checkDeadlock(g, dimensionOrder(g, true), kDateline);
     ASSERT_EQ(r.status, AnalysisStatus::kOk) << g.name << ": " << r.message;
@@ -150,7 +152,8 @@ TEST(Deadlock, TranslationEqualsAllPairs) {
     const auto brute = bruteForceDependencies(g, f, opt.policy);
     EXPECT_EQ(all.deps.edgeCount(), brute.size()) << g.name;
   };
-  for (auto k : std::vector<std::vector<int64_t>>{{7}, {8}, {2, 3}, {5, 4}, {4, 4}, {3, 3, 3}, {6, 2, 3}}) {
+  for (auto k :
+       std::vector<std::vector<int64_t>>{{7}, {8}, {2, 3}, {5, 4}, {4, 4}, {3, 3, 3}, {6, 2, 3}}) {
     const Graph g = buildTorus(k);
     same(g, dimensionOrder(g, true), kOneVc);
     same(g, dimensionOrder(g, true), kDateline);
@@ -170,8 +173,10 @@ TEST(Deadlock, SeveralRepresentativesAndTranslationSubgroup) {
   g.channels.clear();
   g.outStart.assign(1, 0);
   for (NodeId u = 0; u < 16; ++u) {
-    for (ChannelId c = base.outBegin(u); c < base.outEnd(u); ++c) g.channels.push_back(base.channels[c]);
-    if (u % 2 == 0) g.channels.push_back(Channel{u, u / 4 * 4 + (u % 4 + 2) % 4, 2, +1, 0, kNoChannel});
+    for (ChannelId c = base.outBegin(u); c < base.outEnd(u); ++c)
+      g.channels.push_back(base.channels[c]);
+    if (u % 2 == 0)
+      g.channels.push_back(Channel{u, u / 4 * 4 + (u % 4 + 2) % 4, 2, +1, 0, kNoChannel});
     g.outStart.push_back(static_cast<ChannelId>(g.channels.size()));
   }
   for (Channel& c : g.channels)

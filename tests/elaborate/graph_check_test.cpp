@@ -1,11 +1,10 @@
 // GraphCheck: each structural problem is found, named with its node, and a
 // well-formed network has none.
-#include "compiler/elaborate/GraphCheck.h"
-
 #include <gtest/gtest.h>
 
 #include <utility>
 
+#include "compiler/elaborate/GraphCheck.h"
 #include "tests/elaborate/TestGraphs.h"
 
 namespace ndl::elab {
@@ -115,8 +114,8 @@ TEST(GraphCheck, ProblemsOfOneKindAreCapped) {
 
 TEST(GraphCheck, IsolatedNodeZeroDoesNotHideConnectivity) {
   auto ps = checkGraph(fromLinks(5, {{1, 2}, {3, 4}}, true));
-  ASSERT_EQ(kinds(ps), (std::vector{GraphProblemKind::kIsolatedNode,
-                                    GraphProblemKind::kDisconnected}));
+  ASSERT_EQ(kinds(ps),
+            (std::vector{GraphProblemKind::kIsolatedNode, GraphProblemKind::kDisconnected}));
   EXPECT_EQ(ps[1].node, 3u);
   EXPECT_NE(ps[1].message.find("from node 1"), std::string::npos);
 }

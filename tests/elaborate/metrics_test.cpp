@@ -91,7 +91,8 @@ TEST(Metrics, AllPairsEqualsClosedForms) {
     expectMatches(buildTorus(k), torusClosedForm(k), exact());
     expectMatches(buildMesh(k), meshClosedForm(k), exact());
   }
-  for (unsigned n = 1; n <= 7; ++n) expectMatches(buildHypercube(n), hypercubeClosedForm(n), exact());
+  for (unsigned n = 1; n <= 7; ++n)
+    expectMatches(buildHypercube(n), hypercubeClosedForm(n), exact());
 }
 
 TEST(Metrics, SymmetryEqualsAllPairs) {

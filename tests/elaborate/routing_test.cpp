@@ -117,7 +117,7 @@ TEST(Routing, ChannelNotLeavingTheNodeIsReported) {
   ASSERT_EQ(s.status, AnalysisStatus::kRouteErrors);
   const RouteError& e = s.errors[0];
   EXPECT_EQ(e.kind, RouteErrorKind::kWrongChannel);
-  EXPECT_EQ(e.node, 1u);   // 0 leaves on channel 0 (x+) to 1, which picks channel 1 of node 0
+  EXPECT_EQ(e.node, 1u);  // 0 leaves on channel 0 (x+) to 1, which picks channel 1 of node 0
   EXPECT_EQ(e.channel, 1u);
   EXPECT_NE(e.message.find("leaves node 0"), std::string::npos) << e.message;
 }
