@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
   p.data_bits_per_packet = 6 * 32;
   p.buffer_flits = 8;
   p.virtual_channels = 2;
-  p.injection_virtual_channels = 2;
+  p.injection_virtual_channels = 1;
   p.router_delay_clocks = 1;
   p.deadlock = DeadlockHandling::kAvoid;
   p.message_min_bits = p.message_max_bits = p.data_bits_per_packet;  // one packet
@@ -74,7 +74,9 @@ int main(int argc, char** argv) {
 
   const long rss_before = statusKb("VmRSS");
   NetworkDesc desc = makeTorus({k, k});
+  const long rss_desc = statusKb("VmRSS");
   Simulator sim(std::move(desc), p);
+  const long rss_built = statusKb("VmRSS");
   // CPU time of this process too: the machine may be shared, and the figure we want is
   // what one core achieves.
   const std::clock_t cpu_start = std::clock();
@@ -91,7 +93,10 @@ int main(int argc, char** argv) {
              r.flit_hops / cpu / 1e6);
   fmt::print("  accepted {:.4f} flits/node/clock, mean network latency {:.2f} clocks\n",
              r.accepted_flits_per_node_cycle, r.network_latency.mean);
-  fmt::print("  memory: network state {:.0f} B/node, peak RSS growth {:.0f} B/node\n",
-             sim.networkStateBytes() / nodes, (hwm - rss_before) * 1024.0 / nodes);
+  fmt::print("  memory: network state {:.0f} B/node, peak RSS growth {:.0f} B/node "
+             "(description {:.0f}, built {:.0f}, after run {:.0f})\n",
+             sim.networkStateBytes() / nodes, (hwm - rss_before) * 1024.0 / nodes,
+             (rss_desc - rss_before) * 1024.0 / nodes, (rss_built - rss_before) * 1024.0 / nodes,
+             (statusKb("VmRSS") - rss_before) * 1024.0 / nodes);
   return 0;
 }

@@ -70,9 +70,14 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
       const int32_t g = port_begin_[r] + p;
       if (port.direction != LinkDirection::kInOnly) {
         ports_[g].down_vc = vc_begin_[port.peer_node] + port.peer_port * vcs_;
+        ports_[g].down_router = port.peer_node;
         const int32_t delay = port.delay_clocks > 0 ? port.delay_clocks : params.link_delay_clocks;
-        if (delay > 65535) throw std::invalid_argument("link delay above 65535 clocks");
-        ports_[g].link_delay = static_cast<uint16_t>(delay);
+        if (delay > kMaxLinkDelay) {
+          throw std::invalid_argument(fmt::format("node {} port {}: link delay {} clocks is above "
+                                                  "the runtime's limit of {}",
+                                                  r, p, delay, kMaxLinkDelay));
+        }
+        ports_[g].link_delay = static_cast<uint8_t>(delay);
         horizon = std::max(horizon, delay);
       }
       if (port.direction != LinkDirection::kOutOnly) {
@@ -83,11 +88,9 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
 
   ivc_.assign(ivcs, InputVc{});
   flits_.assign(static_cast<size_t>(ivcs) * depth_, 0);
-  ivc_router_.resize(ivcs);
   for (int32_t r = 0; r < routers_; ++r) {
     for (int32_t l = 0; l < vc_begin_[r + 1] - vc_begin_[r]; ++l) {
       const int32_t g = vc_begin_[r] + l;
-      ivc_router_[g] = r;
       const bool pe = l >= degree_[r] * vcs_;
       ivc_[g].port = static_cast<uint8_t>(pe ? degree_[r] : l / vcs_);
       ivc_[g].index = static_cast<uint8_t>(pe ? l - degree_[r] * vcs_ : l % vcs_);
@@ -100,14 +103,14 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   is_active_.assign(routers_, 0);
   active_.reserve(routers_);
   wheel_ = EventWheel(horizon);
-  wheel_.reserve(std::min<size_t>(static_cast<size_t>(ports), 4096));
+  wheel_.reserve(std::min<size_t>(static_cast<size_t>(ports), 1024));
 }
 
 void Network::deliver(int64_t c) {
   auto& flits = wheel_.flitsAt(c);
   for (const FlitEvent& ev : flits) {
     pushFlit(ev.vc, ev.packet);
-    const int32_t r = ivc_router_[ev.vc];
+    const int32_t r = ev.router;
     nonempty_[r] |= uint64_t{1} << (ev.vc - static_cast<uint32_t>(vc_begin_[r]));
     activate(r);
   }
@@ -121,6 +124,7 @@ void Network::discardFlits(int32_t r, uint32_t gv, int64_t c, CycleLog& log) {
   InputVc& v = ivc_[gv];
   const int32_t n = std::min<int32_t>(v.count, v.len - v.sent);
   if (n == 0) return;
+  const uint32_t packet = frontPacket(gv);
   v.head = static_cast<uint16_t>((v.head + n) & depth_mask_);
   v.count = static_cast<uint16_t>(v.count - n);
   v.sent = static_cast<uint16_t>(v.sent + n);
@@ -134,15 +138,16 @@ void Network::discardFlits(int32_t r, uint32_t gv, int64_t c, CycleLog& log) {
   flits_in_network_ -= n;
   log.moved = true;
   if (v.sent == v.len) {
-    log.freed.push_back(v.packet);
+    log.freed.push_back(packet);
     releaseFront(v, c);
   }
 }
 
 void Network::dropFront(int32_t r, uint32_t gv, int64_t c, PacketStore& store, CycleLog& log) {
   InputVc& v = ivc_[gv];
-  store.packets[v.packet].dropped = 1;
-  log.drops.push_back({r, v.packet});
+  const uint32_t packet = frontPacket(gv);
+  store.packets[packet].dropped = 1;
+  log.drops.push_back({r, packet});
   if (v.state == VcState::kActive && v.out_port != degree_[r]) {
     owned_[ovc_begin_[r] + v.out_port * vcs_ + v.out_vc] = 0;
   }
@@ -161,7 +166,7 @@ size_t Network::stateBytes() const {
   auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
   return bytes(degree_) + bytes(port_begin_) + bytes(vc_begin_) + bytes(ovc_begin_) +
          bytes(nonempty_) + bytes(collisions_) + bytes(is_active_) + bytes(active_) +
-         bytes(ports_) + bytes(ivc_) + bytes(flits_) + bytes(ivc_router_) + bytes(credits_) +
+         bytes(ports_) + bytes(ivc_) + bytes(flits_) + bytes(credits_) +
          bytes(owned_);
 }
 

@@ -7,11 +7,15 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 
 #include "ndl/runtime/network.h"
 #include "ndl/runtime/router.h"
@@ -20,9 +24,17 @@
 
 namespace ndl::rt {
 
+// What the results report about the topology; the description itself is not kept.
+struct TopologySummary {
+  std::string name;
+  int64_t links = 0;
+  int32_t diameter = 0;
+  double avg_distance = 0;
+};
+
 struct Simulator::State {
-  State(NetworkDesc d, SimParams p)
-      : desc(std::move(d)), params(std::move(p)), net(desc, params),
+  State(std::unique_ptr<Network> n, SimParams p, TopologySummary t)
+      : params(std::move(p)), topology(std::move(t)), net_owner(std::move(n)), net(*net_owner),
         sources(params, net.topology(), net.routers()), stats(params, net.routers()) {
     // Pools grow to the number of messages in flight; no up-front reservation per node.
     log.arrivals.reserve(net.routers());
@@ -32,15 +44,17 @@ struct Simulator::State {
   void account(int64_t c);
   bool routerTick(int64_t c) const;
 
-  NetworkDesc desc;
   SimParams params;
-  Network net;
+  TopologySummary topology;
+  std::unique_ptr<Network> net_owner;
+  Network& net;
   TrafficSources sources;
   Statistics stats;
   PacketStore store;
   CycleLog log;
   int64_t flit_hops = 0;
   int64_t router_ticks = 0;
+  bool ran = false;
 };
 
 bool Simulator::State::routerTick(int64_t c) const {
@@ -172,22 +186,35 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
   out.cycles = c + 1;
 }
 
-Simulator::Simulator(NetworkDesc desc, SimParams params)
-    : state_(std::make_unique<State>(std::move(desc), std::move(params))) {}
+Simulator::Simulator(NetworkDesc desc, SimParams params) {
+  if (std::string err = validate(desc); !err.empty()) throw std::invalid_argument(err);
+  completeDistances(desc);
+  TopologySummary topology{desc.topology_name, countLinks(desc), desc.diameter,
+                           desc.avg_distance};
+  auto net = std::make_unique<Network>(desc, params);
+  // The network has what it needs; free the description before the sources and statistics
+  // are allocated, so that the peak memory is the network's, not network plus description.
+  desc = NetworkDesc{};
+#if defined(__GLIBC__)
+  malloc_trim(0);  // hand the description's many small blocks back to the system
+#endif
+  state_ = std::make_unique<State>(std::move(net), std::move(params), std::move(topology));
+}
 
 Simulator::~Simulator() = default;
 
 size_t Simulator::networkStateBytes() const { return state_->net.stateBytes(); }
 
 Results Simulator::run(const RunOptions& options) {
+  if (state_->ran) throw std::logic_error("Simulator::run may be called once");
   State& s = *state_;
+  s.ran = true;
   Results out;
-  completeDistances(s.desc);
-  out.topology_name = s.desc.topology_name;
+  out.topology_name = s.topology.name;
   out.nodes = s.net.routers();
-  out.links = countLinks(s.desc);
-  out.diameter = s.desc.diameter;
-  out.avg_distance = s.desc.avg_distance;
+  out.links = s.topology.links;
+  out.diameter = s.topology.diameter;
+  out.avg_distance = s.topology.avg_distance;
   out.params = s.params;
   out.cycle_ns = 1e9 / s.params.network_frequency_hz;
   spdlog::debug("ndl runtime: {} nodes, {}, seed {}", out.nodes,

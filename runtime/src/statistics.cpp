@@ -159,8 +159,8 @@ void Statistics::finish(int64_t cycles, int64_t flits_in_network,
       measured_packets_ ? static_cast<double>(packet_collisions_) / measured_packets_ : 0;
   out.collisions_per_message =
       measured_count_ ? static_cast<double>(message_collisions_) / measured_count_ : 0;
-  out.per_node = per_node_;
-  out.series = series_;
+  out.per_node = std::move(per_node_);  // finish() ends the statistics' life
+  out.series = std::move(series_);
   out.steady_state = batches_.analyse();
 }
 

@@ -12,7 +12,12 @@ TrafficSources::TrafficSources(const SimParams& params, const TopologyIndex& top
       dest_fn_(params.pattern == TrafficPattern::kCustom ? params.dest_fn
                                                          : destFnFor(params.pattern)),
       nodes_(nodes),
-      sources_(nodes) {
+      sources_(nodes),
+      pattern_state_(params.pattern == TrafficPattern::kAllToAll ||
+                             params.pattern == TrafficPattern::kCustom
+                         ? nodes
+                         : 1,
+                     0) {
   // Lengths are drawn in whole bytes when the range is given in bytes.
   length_step_ = params.message_min_bits % 8 == 0 && params.message_max_bits % 8 == 0 ? 8 : 1;
   length_choices_ = (params.message_max_bits - params.message_min_bits) / length_step_ + 1;
@@ -60,7 +65,7 @@ void TrafficSources::createDue(int64_t c, PacketStore& store, Statistics& stats,
 void TrafficSources::create(int32_t node, int64_t c, PacketStore& store, Statistics& stats,
                             Network& net) {
   Source& s = sources_[node];
-  TrafficContext ctx{&topo_, &params_.pattern_params, node, nodes_, &s.rng, &s.pattern_state};
+  TrafficContext ctx{&topo_, &params_.pattern_params, node, nodes_, &s.rng, patternState(node)};
   const int32_t dest = dest_fn_(ctx);
   if (dest == kNoMessage || dest == node) return;  // the pattern maps this node onto itself
   const int64_t bits =

@@ -13,6 +13,7 @@ namespace ndl::rt {
 struct FlitEvent {
   uint32_t vc;      // global input VC id at the receiving router
   uint32_t packet;  // the flit's packet
+  int32_t router;   // the receiving router
 };
 
 struct CreditEvent {
@@ -34,8 +35,8 @@ class EventWheel {
     for (auto& b : flits_) b.reserve(per_bucket);
     for (auto& b : credits_) b.reserve(per_bucket);
   }
-  void sendFlit(int64_t arrival, uint32_t vc, uint32_t packet) {
-    flits_[arrival & mask_].push_back({vc, packet});
+  void sendFlit(int64_t arrival, uint32_t vc, uint32_t packet, int32_t router) {
+    flits_[arrival & mask_].push_back({vc, packet, router});
   }
   void sendCredit(int64_t arrival, uint32_t ovc, uint32_t count) {
     credits_[arrival & mask_].push_back({ovc, count});

@@ -18,6 +18,7 @@ namespace ndl::rt {
 // Limits that let a router keep its per-cycle requests in 64-bit masks on the stack.
 inline constexpr int32_t kMaxPorts = 32;     // network ports + the PE port
 inline constexpr int32_t kMaxLocalVcs = 64;  // input VCs of one router
+inline constexpr int32_t kMaxLinkDelay = 255;  // clocks; keeps a port's entry at 16 bytes
 
 enum class VcState : uint8_t {
   kIdle,      // the front flit (if any) is the head of a packet not yet looked at
@@ -28,10 +29,10 @@ enum class VcState : uint8_t {
   kDiscard,   // the front packet was dropped; its flits are thrown away as they come
 };
 
+// 20 bytes: at 10 VCs per router this is a fifth of a router's memory.
 struct InputVc {
   uint32_t ready = 0;   // low 32 bits of the clock the header may leave
-  uint32_t packet = 0;  // front packet
-  uint16_t head = 0;    // ring slot of the front flit
+  uint16_t head = 0;    // ring slot of the front flit (the front packet's id is that flit)
   uint16_t count = 0;   // flits buffered
   uint16_t sent = 0;    // flits of the front packet forwarded or discarded
   uint16_t len = 0;     // flits of the front packet
@@ -42,11 +43,15 @@ struct InputVc {
   VcState state = VcState::kIdle;
   uint8_t port = 0;      // fixed: the input port this VC belongs to
   uint8_t index = 0;     // fixed: the VC's number at that port
-  uint8_t collided = 0;  // a collision was already counted for this packet here
-  // The front packet's tail left with the next head already queued: that head reached the
+  // kCollided: a collision was already counted for the front packet here.
+  // kQueued: the previous tail left with this head already queued: the head reached the
   // front in clock `ready`, and its header delay counts from there.
-  uint8_t queued = 0;
+  uint8_t flags = 0;
+  static constexpr uint8_t kCollided = 1;
+  static constexpr uint8_t kQueued = 2;
 };
+
+static_assert(sizeof(InputVc) == 20, "InputVc is sized for memory per node");
 
 // What routers report from one clock, consumed by the statistics after the clock.
 struct CycleLog {
@@ -125,7 +130,7 @@ class Network {
   // The front packet is gone; a head queued behind it is at the front from clock c.
   static void releaseFront(InputVc& v, int64_t c) {
     v.state = VcState::kIdle;
-    v.queued = v.count > 0;
+    v.flags = v.count > 0 ? InputVc::kQueued : 0;
     v.ready = static_cast<uint32_t>(c);
   }
   // Where a router's ports and output VCs start, and its degree, as the step has them.
@@ -136,6 +141,9 @@ class Network {
   };
   void moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame& f, int64_t c,
                 PacketStore& store, CycleLog& log);
+  uint32_t frontPacket(uint32_t gv) const {
+    return flits_[static_cast<size_t>(gv) * depth_ + ivc_[gv].head];
+  }
   template <class Route>
   void routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t since, const Route& route,
                  PacketStore& store);
@@ -166,11 +174,12 @@ class Network {
   std::vector<uint8_t> is_active_;
   std::vector<int32_t> active_;
 
-  // per global port, packed so one cache line serves a router's ports
+  // per global port, packed (16 bytes) so one cache line serves a router's ports
   struct Port {
-    int32_t down_vc = -1;     // output side: input VC 0 of the receiving port, or -1
-    int32_t up_ovc = -1;      // input side: output VC 0 of the sending port, or -1
-    uint16_t link_delay = 0;  // output side, link clocks
+    int32_t down_vc = -1;      // output side: input VC 0 of the receiving port, or -1
+    int32_t up_ovc = -1;       // input side: output VC 0 of the sending port, or -1
+    int32_t down_router = -1;  // output side: the receiving router
+    uint8_t link_delay = 0;    // output side, link clocks (at most kMaxLinkDelay)
     uint8_t va_ptr = 0;       // VC allocation pointer (output side)
     uint8_t sa_out_ptr = 0;   // switch allocation pointer (output side)
     uint8_t sa_in_ptr = 0;    // switch allocation pointer (input side)
@@ -180,7 +189,6 @@ class Network {
   // per global input VC
   std::vector<InputVc> ivc_;
   std::vector<uint32_t> flits_;  // rings, depth_ slots per VC
-  std::vector<int32_t> ivc_router_;
 
   // per global output VC
   std::vector<uint16_t> credits_;

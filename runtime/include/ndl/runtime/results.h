@@ -66,14 +66,15 @@ struct SeriesRow {
   int64_t delivered_flits = 0;
 };
 
+// Kept per node during the run, so message counts are 32-bit (memory per node matters).
 struct NodeRow {
-  int64_t sent = 0;      // messages created and accepted at this node
-  int64_t received = 0;  // messages delivered to this node
-  int64_t refused = 0;
-  int64_t collisions = 0;
-  int64_t dropped_packets = 0;  // dropped at this node's router
   int64_t injected_flits = 0;
   int64_t delivered_flits = 0;
+  int64_t collisions = 0;
+  uint32_t sent = 0;      // messages created and accepted at this node
+  uint32_t received = 0;  // messages delivered to this node
+  uint32_t refused = 0;
+  uint32_t dropped_packets = 0;  // dropped at this node's router
 };
 
 struct Results {

@@ -51,7 +51,8 @@ inline void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame& 
   const int32_t gov = f.ob + o * vcs_ + v.out_vc;
   --credits_[gov];
   const Port& port = ports_[f.pb + o];
-  wheel_.sendFlit(c + port.link_delay, static_cast<uint32_t>(port.down_vc + v.out_vc), packet);
+  wheel_.sendFlit(c + port.link_delay, static_cast<uint32_t>(port.down_vc + v.out_vc), packet,
+                  port.down_router);
   ++log.flit_hops;
   if (head) ++store.packets[packet].hops;
   if (tail) {
@@ -63,7 +64,7 @@ inline void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame& 
 template <class Route>
 inline void Network::routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t since,
                                const Route& route, PacketStore& store) {
-  Packet& p = store.packets[v.packet];
+  Packet& p = store.packets[frontPacket(gv)];
   const RouteContext ctx{&topo_, r, p.src, p.dst, v.port, v.index, vcs_, deadlock_,
                          &p.header};
   const RouteResult res = route(ctx);
@@ -108,12 +109,10 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     InputVc& v = ivc_[gv];
     uint32_t since = now;  // the clock the header's delay starts from
     if (v.state == VcState::kIdle) {
-      v.packet = flits_[static_cast<size_t>(gv) * depth_ + v.head];
-      v.len = store.packets[v.packet].len;
+      v.len = store.packets[frontPacket(gv)].len;
       v.sent = 0;
-      v.collided = 0;
-      if (v.queued) since = v.ready;
-      v.queued = 0;
+      if (v.flags & InputVc::kQueued) since = v.ready;
+      v.flags = 0;
       v.state = VcState::kWaitTail;
     }
     if (v.state == VcState::kWaitTail) {
@@ -219,10 +218,10 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     const uint32_t gv = vb + static_cast<uint32_t>(__builtin_ctzll(m));
     InputVc& v = ivc_[gv];
     if (v.sent != 0) continue;  // it left
-    if (!v.collided) {
-      v.collided = 1;
+    if (!(v.flags & InputVc::kCollided)) {
+      v.flags |= InputVc::kCollided;
       ++collisions_[r];
-      ++store.packets[v.packet].collisions;
+      ++store.packets[frontPacket(gv)].collisions;
     }
     if (deadlock_ == DeadlockHandling::kDrop &&
         static_cast<int32_t>(now - v.ready) >= drop_timeout_) {

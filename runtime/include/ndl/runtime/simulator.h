@@ -26,6 +26,7 @@ class Simulator {
   Simulator(const Simulator&) = delete;
   Simulator& operator=(const Simulator&) = delete;
 
+  // Runs the simulation to its stop condition. Once per Simulator.
   Results run(const RunOptions& options = {});
   // Bytes of network state (routers, buffers, channels), for the memory figures.
   size_t networkStateBytes() const;

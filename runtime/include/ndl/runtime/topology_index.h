@@ -48,7 +48,7 @@ class TopologyIndex {
   std::vector<int32_t> degree_;
   std::vector<int32_t> port_begin_;
   std::vector<int8_t> port_dim_;
-  std::vector<int32_t> dir_port_;
+  std::vector<int16_t> dir_port_;
 };
 
 }  // namespace ndl::rt

@@ -31,14 +31,16 @@ class TrafficSources {
   // No source will ever create another message.
   bool exhausted() const { return due_.empty() && script_next_ >= params_.script.size(); }
   int64_t queuedMessages() const { return queued_; }
+  uint64_t* patternState(int32_t node) {
+    return &pattern_state_[pattern_state_.size() == 1 ? 0 : node];
+  }
 
  private:
   struct Source {
     Rng rng;
-    uint64_t pattern_state = 0;
     uint32_t head = kNone;  // injection queue (linked through Message::next)
     uint32_t tail = kNone;
-    int64_t size = 0;
+    int32_t size = 0;
     uint32_t packet = kNone;  // packet being written into the injection channel
     uint16_t written = 0;
     uint8_t vc = 0;
@@ -67,6 +69,9 @@ class TrafficSources {
   int64_t queued_ = 0;
   size_t script_next_ = 0;
   std::vector<Source> sources_;
+  // Per-source state of the destination function; only patterns with state (AllToAll and
+  // generated ones) get a slot per node, the others share one.
+  std::vector<uint64_t> pattern_state_;
   std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due_;
 };
 
