@@ -15,11 +15,13 @@ program
     : expr* EOF
     ;
 
+// `a to b` is grouped into a range by the AST builder, so that either side
+// may be a list, as in (for (i 0 to (- k 1)) ...), and the grammar stays
+// LL(1).
 expr
     : LPAREN expr* RPAREN   # listExpr
-    | atom TO atom          # rangeExpr
     | atom                  # atomExpr
-    | TO                    # strayTo
+    | TO                    # toExpr
     | bad                   # badExpr
     ;
 

@@ -19,7 +19,7 @@ enum class NodeKind : uint8_t {
   Real,      // 1.5, 2e-3
   String,    // "cpf/pde.cpf"
   Quantity,  // 50MHz, 8byte, 1.0%
-  Range,     // 8byte to 32byte: children = {low, high}
+  Range,     // 8byte to 32byte, 0 to (- k 1): children = {low, high}
   Error,     // something already reported; later stages stay silent on it
 };
 

@@ -26,4 +26,13 @@ struct CheckOptions {
 
 int runCheck(const CheckOptions& options);
 
+struct InfoOptions {
+  std::string file;
+  bool json = false;
+  DiagOptions diag;
+  PipelineOptions pipeline;
+};
+
+int runInfo(const InfoOptions& options);
+
 }  // namespace ndl::driver

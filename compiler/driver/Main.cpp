@@ -36,10 +36,16 @@ int run(int argc, char** argv) {
       ->default_val(20);
   checkCmd->add_option("--stdlib", stdlibDir, "directory of the stdlib modules");
   checkCmd->add_option("--dump-after", dumpAfter, "print the program after a stage")
-      ->check(CLI::IsMember({"parse", "sema"}));
+      ->check(CLI::IsMember({"parse", "sema", "elaborate"}));
   checkCmd->add_flag("--list-forms", check.listForms, "list the forms NDL knows");
   checkCmd->add_flag("--list-diagnostics", check.listDiagnostics,
                      "list every diagnostic kind");
+
+  InfoOptions info;
+  CLI::App* infoCmd = app.add_subcommand("info", "describe the network: size, diameter, routing, deadlock");
+  infoCmd->add_option("file", info.file, "the NDL file ('-' reads standard input)")->required();
+  infoCmd->add_flag("--json", info.json, "print the figures as JSON");
+  infoCmd->add_option("--stdlib", stdlibDir, "directory of the stdlib modules");
 
   app.add_subcommand("version", "print the version and the LLVM target");
 
@@ -58,10 +64,17 @@ int run(int argc, char** argv) {
 
   if (app.got_subcommand("version")) return runVersion();
 
+  if (app.got_subcommand("info")) {
+    info.pipeline.stdlibDir =
+        stdlibDir.empty() ? defaultStdlibDir(argv[0]) : std::filesystem::path(stdlibDir);
+    return runInfo(info);
+  }
+
   check.pipeline.stdlibDir =
       stdlibDir.empty() ? defaultStdlibDir(argv[0]) : std::filesystem::path(stdlibDir);
   if (dumpAfter == "parse") check.pipeline.dumpAfter = Stage::Parse;
   if (dumpAfter == "sema") check.pipeline.dumpAfter = Stage::Sema;
+  if (dumpAfter == "elaborate") check.pipeline.dumpAfter = Stage::Elaborate;
   if (check.files.empty() && !check.listForms && !check.listDiagnostics) {
     std::cerr << "ndlc check: no input files\n" << checkCmd->help();
     return kExitUsage;

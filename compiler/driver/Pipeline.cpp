@@ -1,6 +1,8 @@
 #include "compiler/driver/Pipeline.h"
 
 #include <cstdlib>
+#include <fmt/format.h>
+
 #include <iostream>
 
 #include "compiler/parse/Loader.h"
@@ -26,10 +28,73 @@ FrontEndResult runFrontEnd(const std::string& path, const PipelineOptions& optio
   }
   if (diags.errorCount() != errorsBefore) return result;
 
-  result.parameters = sema::check(*result.program, diags);
-  if (result.parameters && options.dumpAfter == Stage::Sema)
-    std::cout << sema::printParameters(*result.parameters);
+  result.checked = sema::check(*result.program, diags);
+  if (!result.checked) return result;
+  const sema::Parameters& params = result.checked->params;
+  if (options.dumpAfter == Stage::Sema) std::cout << sema::printParameters(params);
+
+  result.evaluator = std::make_unique<elab::Evaluator>(result.checked->defs, diags);
+  result.network = elab::elaborate(*result.checked, *result.evaluator, diags);
+  if (!result.network) return result;
+  const elab::Graph& graph = result.network->graph;
+  if (options.dumpAfter == Stage::Elaborate)
+    std::cout << fmt::format("network {}: {} nodes, {} channels\n", graph.name, graph.nodeCount,
+                             graph.channels.size());
+  checkDeadlock(result, diags);
   return result;
+}
+
+void checkDeadlock(FrontEndResult& result, DiagnosticEngine& diags) {
+  const sema::Parameters& params = result.checked->params;
+  const elab::Network& net = *result.network;
+  if (!net.routingDef) return;
+  const sema::Definition& routing = result.checked->defs.defs[*net.routingDef];
+  if (!routing.hasRoute) return;  // only hop counts: nothing to trace
+  bool avoid = params.deadlockHandling == sema::EnumId::DeadlockHandling_Avoid;
+  bool wraps = false;
+  for (const elab::Channel& c : net.graph.channels) wraps |= (c.flags & elab::kWrap) != 0;
+  SourceRange at = params.where[static_cast<size_t>(sema::FormId::DeadlockHandling)];
+  if (avoid && wraps && params.virtualChannels < 2) {
+    diags.report(DiagKind::TooFewVirtualChannels, at.valid() ? at : params.topology.call->range,
+                 fmt::format("DeadlockHandling Avoid needs at least 2 virtual channels for the "
+                             "dateline classes of {}, but VirtualChannels is {}",
+                             params.topology.text, params.virtualChannels))
+        .withHint("add (VirtualChannels 2), or use (DeadlockHandling Drop)");
+    return;
+  }
+  bool failed = false;
+  elab::RouteFunctions fns =
+      elab::routeFunctions(net, result.checked->defs, *result.evaluator, failed);
+  elab::DeadlockOptions options;
+  options.numVcs = static_cast<uint32_t>(params.virtualChannels);
+  options.policy = avoid && wraps ? elab::VcPolicy::kDateline : elab::VcPolicy::kAnyVc;
+  result.deadlock = elab::checkDeadlock(net.graph, fns, options);
+  const elab::DeadlockResult& d = *result.deadlock;
+  SourceRange site = params.topology.call->range;
+  if (failed) return;  // the evaluation error is reported
+  if (!d.errors.empty()) {
+    const elab::RouteError& e = d.errors.front();
+    diags.report(DiagKind::RoutingError, site,
+                 fmt::format("routing {} fails on {}: {}", routing.name, params.topology.text,
+                             e.message))
+        .withHint("every route must reach its destination through existing ports")
+        .note(routing.nameRange, "routing defined here");
+    return;
+  }
+  if (d.status == elab::AnalysisStatus::kOk && !d.deadlockFree) {
+    std::string handling =
+        avoid ? "DeadlockHandling Avoid uses dateline classes, which do not break this cycle"
+              : fmt::format("DeadlockHandling Drop removes a packet blocked for {} router clocks "
+                            "and counts it as dropped",
+                            params.deadlockTimeoutClocks);
+    diags.report(DiagKind::DeadlockPossible, site,
+                 fmt::format("{} with {} virtual channel{} can deadlock: routing {} has the "
+                             "cyclic channel dependency {}",
+                             params.topology.text, params.virtualChannels,
+                             params.virtualChannels == 1 ? "" : "s", routing.name, d.cycleText))
+        .withHint(fmt::format("{}; (VirtualChannels 2) with (DeadlockHandling Avoid) prevents it",
+                              handling));
+  }
 }
 
 fs::path defaultStdlibDir(const char* argv0) {

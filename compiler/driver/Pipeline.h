@@ -1,21 +1,26 @@
-// The front end in order, in one readable place:
-//   load (read files, check encoding, lex, parse, follow imports)
-//   -> check (forms, units, rules between forms) -> Parameters
+// The compiler's passes in order, in one readable place:
+//   load (read files, check encoding, lex, parse, follow imports, prelude)
+//   -> check (forms, definitions, units, rules between forms) -> CheckedProgram
+//   -> elaborate (run the topology, validate the graph, resolve the routing)
+//   -> analyse the deadlock freedom of the routing (a warning when it can deadlock)
 // Each stage stops the pipeline when it reported errors.
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "compiler/ast/Ast.h"
-#include "compiler/sema/Parameters.h"
+#include "compiler/elaborate/Deadlock.h"
+#include "compiler/elaborate/Elaborate.h"
+#include "compiler/sema/Check.h"
 #include "compiler/support/Diagnostics.h"
 #include "compiler/support/SourceManager.h"
 
 namespace ndl::driver {
 
-enum class Stage { Parse, Sema };
+enum class Stage { Parse, Sema, Elaborate };
 
 struct PipelineOptions {
   std::filesystem::path stdlibDir;
@@ -24,12 +29,20 @@ struct PipelineOptions {
 
 struct FrontEndResult {
   std::optional<ast::Program> program;
-  std::optional<sema::Parameters> parameters;
+  std::optional<sema::CheckedProgram> checked;
+  std::unique_ptr<elab::Evaluator> evaluator;  // routing functions run on it
+  std::optional<elab::Network> network;
+  std::optional<elab::DeadlockResult> deadlock;
 };
 
-// Runs the front end on one file ("-" for standard input).
+// Runs the passes on one file ("-" for standard input), through
+// elaboration and the deadlock analysis.
 FrontEndResult runFrontEnd(const std::string& path, const PipelineOptions& options,
                            SourceManager& sources, DiagnosticEngine& diags);
+
+// The deadlock analysis of the elaborated network's routing: an error when
+// the routing fails, a warning when its channel dependencies have a cycle.
+void checkDeadlock(FrontEndResult& result, DiagnosticEngine& diags);
 
 // The stdlib directory: $NDL_STDLIB, else share/ndl/stdlib beside the
 // installed binary, else the source tree's stdlib/.

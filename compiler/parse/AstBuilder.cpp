@@ -21,16 +21,47 @@ class Builder {
 
   ast::Node expr(NDLParser::ExprContext* ctx) {
     if (auto* list = dynamic_cast<NDLParser::ListExprContext*>(ctx)) return listExpr(list);
-    if (auto* range = dynamic_cast<NDLParser::RangeExprContext*>(ctx)) return rangeExpr(range);
     if (auto* atom = dynamic_cast<NDLParser::AtomExprContext*>(ctx)) return this->atom(atom->atom());
-    if (auto* stray = dynamic_cast<NDLParser::StrayToContext*>(ctx)) {
-      ast::Node n = errorNode(stray->TO()->getSymbol());
-      diags_.report(DiagKind::StrayTo, n.range, "'to' must stand between two values")
-          .withHint("write a range as (MessageLength 8byte to 32byte)");
+    if (auto* to = dynamic_cast<NDLParser::ToExprContext*>(ctx)) {
+      ast::Node n = errorNode(to->TO()->getSymbol());
+      n.value = "to";  // a marker for groupRanges
       return n;
     }
     auto* bad = dynamic_cast<NDLParser::BadExprContext*>(ctx);
     return errorNode(bad->bad()->getStart());
+  }
+
+  // Turns `x to y` in a sequence of elements into one Range node; a `to`
+  // without a value on each side is reported.
+  std::vector<ast::Node> groupRanges(std::vector<ast::Node> items) {
+    auto isTo = [](const ast::Node& n) { return n.isError() && n.value == "to"; };
+    std::vector<ast::Node> out;
+    out.reserve(items.size());
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (!isTo(items[i])) {
+        out.push_back(std::move(items[i]));
+        continue;
+      }
+      bool hasLow = !out.empty() && !isTo(out.back()) && out.back().kind != ast::NodeKind::Range;
+      bool hasHigh = i + 1 < items.size() && !isTo(items[i + 1]);
+      if (!hasLow || !hasHigh) {
+        diags_.report(DiagKind::StrayTo, items[i].range, "'to' must stand between two values")
+            .withHint("write a range as (MessageLength 8byte to 32byte)");
+        items[i].value.clear();
+        out.push_back(std::move(items[i]));
+        continue;
+      }
+      ast::Node range;
+      range.kind = ast::NodeKind::Range;
+      range.children.push_back(std::move(out.back()));
+      range.children.push_back(std::move(items[++i]));
+      range.range = SourceRange::cover(range.children[0].range, range.children[1].range);
+      range.text = range.children[0].text + " to " + range.children[1].text;
+      if (range.children[0].isError() || range.children[1].isError())
+        range.kind = ast::NodeKind::Error;
+      out.back() = std::move(range);
+    }
+    return out;
   }
 
  private:
@@ -50,20 +81,11 @@ class Builder {
     n.range = SourceRange::cover(open, close);
     // ctx->children, not ctx->expr(): the latter filters with a
     // dynamic_cast on every call.
-    n.children.reserve(ctx->children.size() - 2);
+    std::vector<ast::Node> items;
+    items.reserve(ctx->children.size() - 2);
     for (antlr4::tree::ParseTree* child : ctx->children)
-      if (auto* e = dynamic_cast<NDLParser::ExprContext*>(child)) n.children.push_back(expr(e));
-    return n;
-  }
-
-  ast::Node rangeExpr(NDLParser::RangeExprContext* ctx) {
-    ast::Node n;
-    n.kind = ast::NodeKind::Range;
-    n.children.push_back(atom(ctx->atom(0)));
-    n.children.push_back(atom(ctx->atom(1)));
-    n.range = SourceRange::cover(n.children[0].range, n.children[1].range);
-    n.text = n.children[0].text + " to " + n.children[1].text;
-    if (n.children[0].isError() || n.children[1].isError()) n.kind = ast::NodeKind::Error;
+      if (auto* e = dynamic_cast<NDLParser::ExprContext*>(child)) items.push_back(expr(e));
+    n.children = groupRanges(std::move(items));
     return n;
   }
 
@@ -162,8 +184,10 @@ ast::Module buildModule(NDLParser::ProgramContext* program, FileId file, Diagnos
   Builder b(file, diags);
   ast::Module m;
   m.file = file;
+  std::vector<ast::Node> items;
   for (antlr4::tree::ParseTree* child : program->children)
-    if (auto* e = dynamic_cast<NDLParser::ExprContext*>(child)) m.forms.push_back(b.expr(e));
+    if (auto* e = dynamic_cast<NDLParser::ExprContext*>(child)) items.push_back(b.expr(e));
+  m.forms = b.groupRanges(std::move(items));
   return m;
 }
 

@@ -79,6 +79,7 @@ std::optional<Program> Loader::load(const std::string& path) {
   if (!file) return std::nullopt;
   loaded_.clear();
   Program program;
+  loadPrelude(program);
   loadModule(*file, program);
   program.mainFile = *file;
   return program;
@@ -89,9 +90,26 @@ Program Loader::loadText(std::string displayName, const std::string& text) {
   sources_.setText(file, sanitizeText(text, file, diags_));
   loaded_.clear();
   Program program;
+  loadPrelude(program);
   loadModule(file, program);
   program.mainFile = file;
   return program;
+}
+
+void Loader::loadPrelude(Program& program) {
+  if (!options_.prelude) return;
+  fs::path path = options_.stdlibDir / "prelude.ndl";
+  std::error_code ec;
+  std::string canonical = fs::weakly_canonical(path, ec).string();
+  if (std::find(loaded_.begin(), loaded_.end(), canonical) != loaded_.end()) return;
+  if (!fs::exists(path, ec)) {
+    diags_.reportFile(DiagKind::FileNotFound, path.string(),
+                      fmt::format("the stdlib prelude is missing: no {}", path.string()))
+        .withHint("point NDL_STDLIB or --stdlib at the stdlib/ directory of NDL");
+    return;
+  }
+  if (std::optional<FileId> file = readFile(path, "<stdlib>/prelude.ndl", SourceRange{}))
+    loadModule(*file, program);
 }
 
 void Loader::loadModule(FileId file, Program& program) {

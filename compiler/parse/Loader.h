@@ -21,6 +21,9 @@ inline constexpr uintmax_t kMaxFileBytes = 64u << 20;
 struct LoadOptions {
   // Where `(import "name")` looks for name.ndl.
   std::filesystem::path stdlibDir;
+  // Load stdlib/prelude.ndl (the standard topologies and routings) before
+  // the main file, as if imported.
+  bool prelude = true;
 };
 
 using ast::Program;
@@ -43,6 +46,7 @@ class Loader {
   std::optional<FileId> readFile(const std::filesystem::path& path, const std::string& shown,
                                  SourceRange importedAt);
   void loadModule(FileId file, Program& program);
+  void loadPrelude(Program& program);
   void loadImport(const ast::Node& form, const std::filesystem::path& baseDir, Program& program);
 
   SourceManager& sources_;

@@ -1,14 +1,17 @@
 #include "compiler/sema/Check.h"
 
+#include "compiler/sema/BindNetwork.h"
 #include "compiler/sema/FormValues.h"
 #include "compiler/sema/Rules.h"
 
 namespace ndl::sema {
 
-std::optional<Parameters> check(const ast::Program& program, DiagnosticEngine& diags) {
+std::optional<CheckedProgram> check(const ast::Program& program, DiagnosticEngine& diags) {
   uint32_t before = diags.errorCount();
+  // The prelude's definitions do not make a program.
   size_t forms = 0;
-  for (const ast::Module& m : program.modules) forms += m.forms.size();
+  for (const ast::Module& m : program.modules)
+    if (m.file == program.mainFile) forms += m.forms.size();
   if (forms == 0) {
     diags.report(DiagKind::EmptyProgram, SourceRange{program.mainFile, 1, 1, 1, 1},
                  "the program is empty: it has no forms")
@@ -17,9 +20,13 @@ std::optional<Parameters> check(const ast::Program& program, DiagnosticEngine& d
     return std::nullopt;
   }
   FormValues values = readForms(program, diags);
+  CheckedProgram checked{checkDefinitions(program, diags), {}};
   std::optional<Parameters> params = resolve(values, program.mainFile, diags);
+  if (!params) return std::nullopt;
+  checked.params = std::move(*params);
+  bindNetwork(checked.params, checked.defs, diags);
   if (diags.errorCount() != before) return std::nullopt;
-  return params;
+  return checked;
 }
 
 }  // namespace ndl::sema

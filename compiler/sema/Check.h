@@ -4,14 +4,24 @@
 #include <optional>
 
 #include "compiler/ast/Ast.h"
+#include "compiler/sema/Definitions.h"
 #include "compiler/sema/Parameters.h"
 #include "compiler/support/Diagnostics.h"
 
 namespace ndl::sema {
 
-// Checks every form (readForms), then the rules between them (resolve).
-// Needs: a Program from parse::Loader. Returns nullopt if any error was
-// reported; warnings do not stop it. The result points into `program`.
-std::optional<Parameters> check(const ast::Program& program, DiagnosticEngine& diags);
+// The checked program: its definitions and its parameters, which refer to
+// each other by index.
+struct CheckedProgram {
+  DefinitionTable defs;
+  Parameters params;
+};
+
+// Checks every form (readForms), the definitions (checkDefinitions), the
+// rules between forms (resolve) and binds the network to its definitions
+// (bindNetwork). Needs: a Program from parse::Loader. Returns nullopt if any
+// error was reported; warnings do not stop it. The result points into
+// `program`.
+std::optional<CheckedProgram> check(const ast::Program& program, DiagnosticEngine& diags);
 
 }  // namespace ndl::sema

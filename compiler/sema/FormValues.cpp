@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/sema/Definitions.h"
 #include "compiler/support/EditDistance.h"
 
 namespace ndl::sema {
@@ -40,7 +41,6 @@ std::string describe(const Node& n) {
 std::string enumTypeOf(ValueKind k) {
   switch (k) {
     case ValueKind::FlowControl: return "FlowControl";
-    case ValueKind::Routing: return "Routing";
     case ValueKind::DeadlockHandling: return "DeadlockHandling";
     case ValueKind::Traffic: return "Traffic";
     default: return "";
@@ -62,9 +62,17 @@ class Reader {
     for (const Node* a : args)
       if (a->isError()) return false;  // already reported
     switch (info_.kind) {
-      case ValueKind::Topology: return one(args, where) && topology(*args[0], out.topology);
+      case ValueKind::Topology:
+        // (Topology (Nodes n) (Link ...) ...): an inline custom network.
+        if (!args.empty() && args[0]->head() == "Nodes") {
+          out.topology.call = &where;
+          out.topology.inlineBody = true;
+          out.topology.text = "custom";
+          return true;
+        }
+        return one(args, where) && topology(*args[0], out.topology);
+      case ValueKind::Routing: return one(args, where) && symbol(*args[0], out.text);
       case ValueKind::FlowControl:
-      case ValueKind::Routing:
       case ValueKind::DeadlockHandling:
         return one(args, where) && enumValue(*args[0], enumTypeOf(info_.kind), out.enumValue);
       case ValueKind::Traffic: return one(args, where) && traffic(*args[0], out.traffic);
@@ -344,59 +352,32 @@ class Reader {
     return true;
   }
 
-  // (Topology (Torus 64 64)) and friends; custom topologies, made of
-  // (Nodes ...) and (Link a b) forms, are read by elaboration.
+  // (Topology (Torus 64 64)) names a topology definition, checked against
+  // the definitions later (bindNetwork); (Topology (Nodes 16) (Link ...))
+  // is an inline custom network.
   bool topology(const Node& n, TopologySpec& out) {
     if (!n.isList() || n.head().empty()) {
       diags_.report(DiagKind::TypeMismatch, n.range,
                     fmt::format("Topology expects a network such as (Torus 8 8), got {}",
                                 describe(n)))
           .withHint("networks: (Ring k), (Mesh k1 ... kn), (Torus k1 ... kn), (Hypercube n), "
-                    "(RDT n R m kx ky)");
+                    "(RDT n R m kx ky), or a custom network from (Nodes n) and (Link a b dim)");
       return false;
     }
-    std::string_view head = n.head();
-    if (head == "Nodes") {
-      out.custom = true;
-      return true;
-    }
-    std::optional<EnumId> kind = findEnum("TopologyKind", head);
-    if (!kind) {
-      std::vector<std::string_view> names;
-      for (const EnumInfo* e : enumValues("TopologyKind")) names.push_back(e->name);
-      std::string best = closestMatch(head, names);
-      diags_.report(DiagKind::UnknownEnum, n.children[0].range,
-                    fmt::format("unknown topology '{}'", head))
-          .withHint(best.empty() ? "networks: Ring, Mesh, Torus, Hypercube, RDT, or a custom "
-                                   "network from (Nodes ...) and (Link a b)"
-                                 : fmt::format("did you mean '{}'?", best));
+    out.call = &n;
+    out.text = ast::print(n);
+    if (out.text.size() > 2) out.text = out.text.substr(1, out.text.size() - 2);
+    return true;
+  }
+
+  bool symbol(const Node& n, std::string& out) {
+    if (!n.isSymbol()) {
+      diags_.report(DiagKind::TypeMismatch, n.range,
+                    fmt::format("{} expects a name such as {}, got {}", name_,
+                                exampleValue(info_.kind), describe(n)));
       return false;
     }
-    out.kind = *kind;
-    size_t given = n.children.size() - 1;
-    auto arity = [&](size_t lo, size_t hi, std::string_view shape) {
-      if (given >= lo && given <= hi) return true;
-      diags_.report(DiagKind::WrongArity, n.range,
-                    fmt::format("{} takes {}, got {} value{}", head, shape, given,
-                                given == 1 ? "" : "s"))
-          .withHint(fmt::format("write {}", enumInfo(*kind).summary));
-      return false;
-    };
-    bool ok;
-    switch (*kind) {
-      case EnumId::TopologyKind_Ring: ok = arity(1, 1, "one size"); break;
-      case EnumId::TopologyKind_Hypercube: ok = arity(1, 1, "one dimension count"); break;
-      case EnumId::TopologyKind_RDT: ok = arity(5, 5, "five values (n R m kx ky)"); break;
-      default: ok = arity(1, 16, "one radix per dimension (at most 16)"); break;
-    }
-    if (!ok) return false;
-    for (size_t i = 1; i < n.children.size(); ++i) {
-      int64_t v = 0;
-      int64_t min = *kind == EnumId::TopologyKind_Hypercube ? 1 : 2;
-      if (*kind == EnumId::TopologyKind_RDT) min = i == 2 || i == 3 ? 1 : 2;
-      if (!integerArg(n.children[i], fmt::format("{} argument {}", head, i), min, v)) return false;
-      out.args.push_back(v);
-    }
+    out = n.text;
     return true;
   }
 
@@ -567,6 +548,7 @@ FormValues readForms(const ast::Program& program, DiagnosticEngine& diags) {
         continue;
       }
       std::string_view head = form.head();
+      if (isDefinitionForm(form)) continue;  // checkDefinitions reads them
       std::optional<FormId> id = findForm(head);
       if (!id) {
         std::string best = closestMatch(head, allFormNames());

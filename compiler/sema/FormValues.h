@@ -32,7 +32,7 @@ struct FormValue {
   std::optional<Quantity> high;     // SizeRange: high end of a range
   int64_t count = 0;
   EnumId enumValue{};
-  std::string text;  // String
+  std::string text;  // String; Routing: the routing's name
   TopologySpec topology;
   TrafficSpec traffic;
   std::vector<NodePair> pairs;

@@ -9,17 +9,21 @@
 #include <vector>
 
 #include "compiler/ast/Ast.h"
+#include "compiler/sema/Expr.h"
 #include "compiler/sema/FormTable.h"
 #include "compiler/support/Rational.h"
 #include "compiler/support/SourceRange.h"
 
 namespace ndl::sema {
 
+// The network: a call of a topology definition, (Torus 64 64), or the
+// inline body of (Topology (Nodes 16) (Link 0 1 0) ...).
 struct TopologySpec {
-  EnumId kind = EnumId::TopologyKind_Torus;
-  bool custom = false;            // (Topology (Nodes ...) (Link a b) ...)
-  std::vector<int64_t> args;      // radices, dimension count, RDT parameters
-  const ast::Node* form = nullptr;  // the (Topology ...) form, for elaboration
+  const ast::Node* call = nullptr;  // (Torus 64 64), or the Topology form itself when inline
+  bool inlineBody = false;
+  uint32_t def = 0;                 // index in the DefinitionTable (set by bindNetwork)
+  std::vector<Expr> args;           // one per parameter of the definition
+  std::string text;                 // "Torus 64 64", for reports
 };
 
 struct TrafficSpec {
@@ -43,7 +47,8 @@ struct NodePair {
 struct Parameters {
   TopologySpec topology;
   EnumId flowControl = EnumId::FlowControl_Wormhole;
-  std::optional<EnumId> routing;  // nullopt: the topology's own routing
+  std::string routingName;           // "" : the topology's own routing
+  std::optional<uint32_t> routingDef;  // set by bindNetwork when a routing is named
 
   // Sizes.
   int64_t channelWidthBits = 0;  // one flit = one phit

@@ -10,17 +10,10 @@ std::string printParameters(const Parameters& p) {
     bool given = p.where[static_cast<size_t>(id)].valid();
     out += fmt::format("{} = {}{}\n", formInfo(id).name, value, given ? "" : " (default)");
   };
-  std::string topo;
-  if (p.topology.custom) {
-    topo = "custom";
-  } else {
-    topo = std::string(enumInfo(p.topology.kind).name);
-    for (int64_t a : p.topology.args) topo += fmt::format(" {}", a);
-  }
-  line(FormId::Topology, topo);
+  line(FormId::Topology, p.topology.text);
   line(FormId::FlowControlMethod, std::string(enumInfo(p.flowControl).name));
   line(FormId::RoutingAlgorithm,
-       p.routing ? std::string(enumInfo(*p.routing).name) : "the topology's own");
+       p.routingName.empty() ? std::string("the topology's own") : p.routingName);
   line(FormId::NetworkChannelWidth, fmt::format("{}bit (1 flit)", p.channelWidthBits));
   line(FormId::NetworkFrequency, fmt::format("{}Hz", p.networkHz.str()));
   line(FormId::RouterFrequency, fmt::format("{}Hz", p.routerHz.str()));

@@ -27,10 +27,7 @@ class Resolver {
 
     if (ok(FormId::Topology)) p_.topology = v_[FormId::Topology].topology;
     if (ok(FormId::FlowControlMethod)) p_.flowControl = v_[FormId::FlowControlMethod].enumValue;
-    if (ok(FormId::RoutingAlgorithm)) {
-      EnumId r = v_[FormId::RoutingAlgorithm].enumValue;
-      p_.routing = r == EnumId::Routing_XFirstYNext ? EnumId::Routing_DimensionOrder : r;
-    }
+    if (ok(FormId::RoutingAlgorithm)) p_.routingName = v_[FormId::RoutingAlgorithm].text;
     if (ok(FormId::DeadlockHandling)) p_.deadlockHandling = v_[FormId::DeadlockHandling].enumValue;
     if (ok(FormId::TrafficPattern)) p_.traffic = v_[FormId::TrafficPattern].traffic;
     p_.virtualChannels = countOr(FormId::VirtualChannels, 1);
@@ -51,7 +48,6 @@ class Resolver {
     sizes();
     clocks();
     traffic();
-    virtualChannels();
     windows();
     if (failed_) return std::nullopt;
     return p_;
@@ -300,21 +296,6 @@ class Resolver {
                       implied.mul(100)->str()))
         .withHint("give only one of them, or make them agree within 1%")
         .note(valueRange(FormId::MessageCreationInterval), "interval given here");
-  }
-
-  void virtualChannels() {
-    if (p_.deadlockHandling != EnumId::DeadlockHandling_Avoid || !ok(FormId::Topology)) return;
-    EnumId k = p_.topology.kind;
-    bool wraps = !p_.topology.custom &&
-                 (k == EnumId::TopologyKind_Torus || k == EnumId::TopologyKind_Ring ||
-                  k == EnumId::TopologyKind_RDT);
-    if (wraps && p_.virtualChannels < 2) {
-      error(DiagKind::TooFewVirtualChannels, FormId::DeadlockHandling,
-            fmt::format("DeadlockHandling Avoid on a {} needs at least 2 virtual channels for "
-                        "its dateline classes, but VirtualChannels is {}",
-                        enumInfo(k).name, p_.virtualChannels))
-          .withHint("add (VirtualChannels 2), or use (DeadlockHandling Drop)");
-    }
   }
 
   void windows() {

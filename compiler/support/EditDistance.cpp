@@ -5,19 +5,23 @@
 
 namespace ndl {
 
+// Optimal string alignment distance: Levenshtein plus adjacent
+// transpositions, the commonest typo ("Torsu" for "Torus").
 size_t editDistance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  const size_t w = b.size() + 1;
+  std::vector<size_t> d((a.size() + 1) * w);
+  for (size_t i = 0; i <= a.size(); ++i) d[i * w] = i;
+  for (size_t j = 0; j <= b.size(); ++j) d[j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
     for (size_t j = 1; j <= b.size(); ++j) {
-      size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
+      size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      size_t v = std::min({d[(i - 1) * w + j] + 1, d[i * w + j - 1] + 1, d[(i - 1) * w + j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        v = std::min(v, d[(i - 2) * w + j - 2] + 1);
+      d[i * w + j] = v;
     }
   }
-  return row[b.size()];
+  return d[a.size() * w + b.size()];
 }
 
 namespace {

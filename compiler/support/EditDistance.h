@@ -7,7 +7,8 @@
 
 namespace ndl {
 
-// Levenshtein distance, case-sensitive.
+// Edit distance counting insertions, deletions, substitutions and adjacent
+// transpositions; case-sensitive.
 size_t editDistance(std::string_view a, std::string_view b);
 
 // The candidate closest to `word`, or "" if none is close enough to be a

@@ -16,7 +16,8 @@ struct Checked {
   SourceManager sources;
   DiagnosticEngine diags{sources, DiagOptions{false, 0}};
   ast::Program program;
-  std::optional<sema::Parameters> params;
+  std::optional<sema::CheckedProgram> checked;
+  const sema::Parameters* params = nullptr;
 
   bool has(DiagKind kind) const {
     for (const Diagnostic& d : diags.diagnostics())
@@ -29,7 +30,8 @@ std::unique_ptr<Checked> check(const std::string& text) {
   auto c = std::make_unique<Checked>();
   parse::Loader loader(c->sources, c->diags, parse::LoadOptions{NDL_TEST_STDLIB_DIR});
   c->program = loader.loadText("test.ndl", text);
-  if (!c->diags.hasErrors()) c->params = sema::check(c->program, c->diags);
+  if (!c->diags.hasErrors()) c->checked = sema::check(c->program, c->diags);
+  if (c->checked) c->params = &c->checked->params;
   return c;
 }
 
@@ -56,8 +58,9 @@ TEST(FrontEndTest, InsightProgramConvertsExactly) {
   ASSERT_TRUE(c->params) << c->diags.errorCount();
   const sema::Parameters& p = *c->params;
   EXPECT_EQ(c->diags.warningCount(), 0u);
-  EXPECT_EQ(p.topology.kind, sema::EnumId::TopologyKind_RDT);
-  EXPECT_EQ(p.topology.args, (std::vector<int64_t>{2, 4, 1, 64, 64}));
+  EXPECT_EQ(c->checked->defs.defs[p.topology.def].name, "RDT");
+  EXPECT_EQ(p.topology.args.size(), 5u);
+  EXPECT_EQ(p.topology.text, "RDT 2 4 1 64 64");
   EXPECT_EQ(p.flowControl, sema::EnumId::FlowControl_VirtualCutThrough);
   EXPECT_EQ(p.channelWidthBits, 32);
   EXPECT_EQ(p.packetFlits, 8);        // 256 / 32

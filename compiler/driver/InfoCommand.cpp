@@ -1,0 +1,186 @@
+// `ndlc info FILE [--json]` (spec 3.2): the network's size, degree,
+// diameter and average distance, the routing's hop counts, and whether the
+// routing is deadlock-free with the configured virtual channels.
+#include <fmt/format.h>
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "compiler/driver/Commands.h"
+#include "compiler/elaborate/Metrics.h"
+
+namespace ndl::driver {
+namespace {
+
+using nlohmann::json;
+
+double toDouble(const elab::Ratio& r) {
+  return static_cast<double>(r.num) / static_cast<double>(r.den);
+}
+
+struct RoutingSummary {
+  bool known = false;
+  std::string name;
+  uint32_t maxHops = 0;
+  double avgHops = 0;
+  std::optional<bool> minimal;
+  std::string method;
+  std::string note;
+};
+
+// Hop counts of a routing that states them per pair, (Hops e): the pairs
+// from the representatives (or from every node) to every other node.
+RoutingSummary hopsOnly(const FrontEndResult& r, const sema::Definition& routing, uint32_t def,
+                        DiagnosticEngine& diags) {
+  RoutingSummary s;
+  const elab::Graph& g = r.network->graph;
+  std::vector<elab::NodeId> sources = g.representatives;
+  if (sources.empty())
+    for (elab::NodeId n = 0; n < g.nodeCount; ++n) sources.push_back(n);
+  if (static_cast<uint64_t>(sources.size()) * g.nodeCount > 400'000'000ULL) {
+    s.note = "too many pairs to evaluate";
+    return s;
+  }
+  (void)routing;
+  uint64_t sum = 0;
+  for (elab::NodeId src : sources) {
+    for (elab::NodeId dst = 0; dst < g.nodeCount; ++dst) {
+      if (dst == src) continue;
+      elab::Value args[3] = {elab::Value::integer(src), elab::Value::integer(dst),
+                             elab::Value::integer(src)};
+      std::optional<elab::Value> h =
+          r.evaluator->callExpr(def, *r.checked->defs.defs[def].hops, args);
+      if (!h) return s;
+      s.maxHops = std::max<uint32_t>(s.maxHops, static_cast<uint32_t>(h->a));
+      sum += static_cast<uint64_t>(h->a);
+    }
+  }
+  (void)diags;
+  s.known = true;
+  s.avgHops = static_cast<double>(sum) / (static_cast<double>(sources.size()) * (g.nodeCount - 1));
+  // A hop formula (RDT's sum of per-rank hops, spec 3.1) need not count a
+  // real path, so it says nothing about minimality: s.minimal stays unset.
+  s.method = g.representatives.empty() ? "hop formula, all pairs"
+                                        : fmt::format("hop formula, {} representative{}",
+                                                      sources.size(), sources.size() == 1 ? "" : "s");
+  return s;
+}
+
+RoutingSummary traced(FrontEndResult& r, const sema::Definition& routing) {
+  RoutingSummary s;
+  bool failed = false;
+  elab::RouteFunctions fns =
+      elab::routeFunctions(*r.network, r.checked->defs, *r.evaluator, failed);
+  elab::RoutingStats st = elab::routingHops(r.network->graph, fns);
+  s.method = st.method;
+  if (failed || st.status != elab::AnalysisStatus::kOk) {
+    s.note = failed ? "the routing failed" : st.message;
+    return s;
+  }
+  s.known = true;
+  s.maxHops = st.maxHops;
+  s.avgHops = toDouble(st.avgHops);
+  s.minimal = st.minimal;
+  (void)routing;
+  return s;
+}
+
+}  // namespace
+
+int runInfo(const InfoOptions& options) {
+  SourceManager sources;
+  DiagnosticEngine diags(sources, options.diag);
+  FrontEndResult r = runFrontEnd(options.file, options.pipeline, sources, diags);
+  if (!r.network || diags.hasErrors()) {
+    diags.printText(std::cerr);
+    return kExitInputError;
+  }
+  const elab::Graph& g = r.network->graph;
+  elab::DegreeStats degree = elab::degreeStats(g);
+  elab::DistanceStats dist = elab::graphDistances(g);
+
+  RoutingSummary routing;
+  if (r.network->routingDef) {
+    uint32_t def = *r.network->routingDef;
+    const sema::Definition& rd = r.checked->defs.defs[def];
+    routing = rd.hops ? hopsOnly(r, rd, def, diags) : traced(r, rd);
+    routing.name = rd.name;
+  }
+  if (diags.hasErrors()) {
+    diags.printText(std::cerr);
+    return kExitInputError;
+  }
+
+  std::optional<bool> deadlockFree;
+  std::string deadlockText;
+  if (r.deadlock && r.deadlock->status == elab::AnalysisStatus::kOk) {
+    deadlockFree = r.deadlock->deadlockFree;
+    deadlockText = r.deadlock->deadlockFree ? "none: the channel dependency graph is acyclic"
+                                            : "possible: cycle " + r.deadlock->cycleText;
+  } else if (r.deadlock) {
+    deadlockText = "not analysed: " + r.deadlock->message;
+  } else {
+    deadlockText = routing.name.empty() ? "not analysed: no routing"
+                                        : "not analysed: " + routing.name +
+                                              " gives hop counts, not ports";
+  }
+
+  const sema::Parameters& p = r.checked->params;
+  bool distOk = dist.status == elab::AnalysisStatus::kOk;
+  if (options.json) {
+    json j;
+    j["network"] = g.name;
+    j["nodes"] = g.nodeCount;
+    j["links"] = g.linkCount();
+    j["channels"] = g.channels.size();
+    j["degree_min"] = degree.min;
+    j["degree_max"] = degree.max;
+    j["diameter"] = distOk ? json(dist.diameter) : json(nullptr);
+    j["avg_distance"] = distOk ? json(toDouble(dist.avgDistance)) : json(nullptr);
+    j["distance_method"] = dist.method;
+    if (r.network->closedDiameter) j["closed_form_diameter"] = *r.network->closedDiameter;
+    if (r.network->closedAverage) j["closed_form_avg_distance"] = r.network->closedAverage->toDouble();
+    j["routing"] = routing.name;
+    j["routing_max_hops"] = routing.known ? json(routing.maxHops) : json(nullptr);
+    j["routing_avg_hops"] = routing.known ? json(routing.avgHops) : json(nullptr);
+    j["routing_minimal"] = routing.minimal ? json(*routing.minimal) : json(nullptr);
+    j["routing_method"] = routing.method;
+    j["virtual_channels"] = p.virtualChannels;
+    j["deadlock_free"] = deadlockFree ? json(*deadlockFree) : json(nullptr);
+    if (r.deadlock && !r.deadlock->deadlockFree) j["deadlock_cycle"] = r.deadlock->cycleText;
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << fmt::format("network           {}\n", g.name);
+    std::cout << fmt::format("nodes             {}\n", g.nodeCount);
+    std::cout << fmt::format("links             {} ({} channels)\n", g.linkCount(), g.channels.size());
+    std::cout << fmt::format("degree            {} to {}\n", degree.min, degree.max);
+    if (distOk) {
+      std::cout << fmt::format("diameter          {} ({})\n", dist.diameter, dist.method);
+      std::cout << fmt::format("average distance  {:.6g} = {}/{}\n", toDouble(dist.avgDistance),
+                               dist.avgDistance.num, dist.avgDistance.den);
+    } else {
+      std::cout << fmt::format("diameter          not computed: {}\n", dist.message);
+    }
+    if (r.network->closedDiameter)
+      std::cout << fmt::format("closed form       diameter {}, average distance {}\n",
+                               *r.network->closedDiameter,
+                               r.network->closedAverage ? r.network->closedAverage->str() : "-");
+    if (!routing.name.empty()) {
+      if (routing.known)
+        std::cout << fmt::format("routing           {}: max {} hops, mean {:.6g}, {} ({})\n",
+                                 routing.name, routing.maxHops, routing.avgHops,
+                                 !routing.minimal ? "minimality not known"
+                                 : *routing.minimal ? "minimal" : "not minimal",
+                                 routing.method);
+      else
+        std::cout << fmt::format("routing           {}: not traced: {}\n", routing.name,
+                                 routing.note);
+    }
+    std::cout << fmt::format("deadlock          {} ({} virtual channel{})\n", deadlockText,
+                             p.virtualChannels, p.virtualChannels == 1 ? "" : "s");
+  }
+  if (diags.warningCount()) diags.printText(std::cerr);
+  return kExitOk;
+}
+
+}  // namespace ndl::driver

@@ -1,0 +1,480 @@
+#include "compiler/elaborate/Evaluator.h"
+
+#include <fmt/format.h>
+
+#include <bit>
+
+#include "compiler/elaborate/TopologyBuilder.h"
+
+namespace ndl::elab {
+
+using sema::Expr;
+using sema::Op;
+using sema::Type;
+
+namespace {
+
+// Thrown from deep inside an evaluation and caught at its entry point, where
+// it becomes one diagnostic.
+struct EvalError {
+  SourceRange range;
+  std::string message;
+  DiagKind kind = DiagKind::EvaluationError;
+  std::string hint;
+};
+
+// What a network costs at least in the compiler and the simulator: the
+// channels of a node of degree 6, its router state and statistics.
+constexpr int64_t kBytesPerNodeEstimate = 256;
+
+std::string humanBytes(int64_t nodes) {
+  long double bytes = static_cast<long double>(nodes) * kBytesPerNodeEstimate;
+  const char* units[] = {"bytes", "KB", "MB", "GB", "TB", "PB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 5) bytes /= 1024, ++u;
+  return fmt::format("{:.1f} {}", static_cast<double>(bytes), units[u]);
+}
+
+// Calls nest at most this deep: each one costs a few native stack frames.
+constexpr uint32_t kMaxDepth = 400;
+constexpr size_t kStackSlots = 1 << 16;
+constexpr size_t kMaxLists = 1 << 20;
+
+int64_t floorMod(int64_t a, int64_t b) {
+  int64_t m = a % b;
+  return (m != 0 && ((m < 0) != (b < 0))) ? m + b : m;
+}
+
+int64_t floorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+}  // namespace
+
+Evaluator::Evaluator(const sema::DefinitionTable& defs, DiagnosticEngine& diags)
+    : defs_(defs), diags_(diags), stack_(kStackSlots) {}
+
+void Evaluator::fail(const Expr& at, std::string message) {
+  throw EvalError{at.range, std::move(message)};
+}
+
+Value Evaluator::makeList(std::vector<int64_t> items) {
+  if (lists_.size() >= kMaxLists)
+    throw EvalError{{}, "too many lists created during evaluation"};
+  lists_.push_back(std::move(items));
+  return Value::integer(static_cast<int64_t>(lists_.size() - 1));
+}
+
+std::optional<Value> Evaluator::call(uint32_t def, std::span<const Value> args,
+                                     SourceRange callSite) {
+  return callExpr(def, defs_.defs[def].body, args, callSite);
+}
+
+std::optional<Value> Evaluator::callExpr(uint32_t def, const Expr& body,
+                                         std::span<const Value> args, SourceRange callSite) {
+  const sema::Definition& d = defs_.defs[def];
+  size_t base = stackTop_;
+  try {
+    if (base + d.frameSize + 1 > stack_.size()) throw EvalError{d.range, "evaluation stack exhausted"};
+    std::copy(args.begin(), args.end(), stack_.begin() + static_cast<ptrdiff_t>(base));
+    stackTop_ = base + d.frameSize;
+    Value result;
+    if (body.type == Type::Unit)
+      exec(body, &stack_[base]);
+    else
+      result = eval(body, &stack_[base]);
+    stackTop_ = base;
+    return result;
+  } catch (const EvalError& e) {
+    stackTop_ = base;
+    depth_ = 0;
+    // A failed (Require ...) is the caller's mistake: report it there.
+    bool callersFault =
+        (e.kind == DiagKind::OutOfRange || e.kind == DiagKind::NetworkTooLarge) && callSite.valid();
+    SourceRange at = callersFault ? callSite : (e.range.valid() ? e.range : d.range);
+    Diagnostic& diag = diags_.report(
+        e.kind, at, callersFault ? fmt::format("{}: {}", d.name, e.message) : e.message);
+    if (!e.hint.empty())
+      diag.withHint(e.hint);
+    else if (e.kind == DiagKind::EvaluationError)
+      diag.withHint("this expression runs while the network is elaborated");
+    if (callersFault)
+      diag.note(e.range, e.kind == DiagKind::OutOfRange ? "required here" : "nodes declared here");
+    else if (callSite.valid())
+      diag.note(callSite, fmt::format("while evaluating '{}' for this", d.name));
+    return std::nullopt;
+  }
+}
+
+std::optional<Value> Evaluator::evaluate(const Expr& e) {
+  size_t base = stackTop_;
+  try {
+    return eval(e, &stack_[base]);
+  } catch (const EvalError& err) {
+    stackTop_ = base;
+    depth_ = 0;
+    Diagnostic& diag = diags_.report(err.kind, err.range, err.message);
+    diag.withHint(err.hint.empty() ? "this expression runs while the network is elaborated"
+                                   : err.hint);
+    return std::nullopt;
+  }
+}
+
+Value Evaluator::evalCall(const Expr& e, Value* frame) {
+  const sema::Definition& d = defs_.defs[static_cast<size_t>(e.i)];
+  if (++depth_ > kMaxDepth)
+    fail(e, fmt::format("calls nest deeper than {} levels in '{}'; is the recursion missing its "
+                        "base case?",
+                        kMaxDepth, d.name));
+  size_t base = stackTop_;
+  if (base + d.frameSize + 1 > stack_.size()) fail(e, "evaluation stack exhausted");
+  // Arguments are evaluated in the caller's frame, then copied.
+  Value* callee = &stack_[base];
+  stackTop_ = base + d.frameSize;
+  for (size_t i = 0; i < e.kids.size(); ++i) callee[i] = eval(e.kids[i], frame);
+  Value v = eval(d.body, callee);
+  stackTop_ = base;
+  --depth_;
+  return v;
+}
+
+Value Evaluator::eval(const Expr& e, Value* frame) {
+  ++steps_;
+  auto num = [&](size_t k) { return eval(e.kids[k], frame).a; };
+  auto rat = [&](size_t k) { return eval(e.kids[k], frame).rational(); };
+  auto checked = [&](bool overflow, int64_t v) {
+    if (overflow) fail(e, "integer overflow");
+    return Value::integer(v);
+  };
+  auto realOp = [&](std::optional<Rational> r) {
+    if (!r) fail(e, "a real number does not fit in 64-bit numerator and denominator");
+    return Value::real(*r);
+  };
+  switch (e.op) {
+    case Op::ConstInt:
+    case Op::ConstBool: return Value::integer(e.i);
+    case Op::ConstReal: return Value::real(e.real);
+    case Op::Var: return frame[e.i];
+    case Op::Let:
+      frame[e.i] = eval(e.kids[0], frame);
+      return eval(e.kids[1], frame);
+    case Op::If: return eval(e.kids[num(0) ? 1 : 2], frame);
+    case Op::Call: return evalCall(e, frame);
+    case Op::ToReal: return Value::real(Rational(num(0)));
+    case Op::ToNode: return Value::integer(num(0));
+    case Op::ToInt: {
+      Value v = eval(e.kids[0], frame);
+      return Value::integer(e.kids[0].type == Type::Real ? v.rational().floor() : v.a);
+    }
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul: {
+      if (e.type == Type::Real) {
+        Rational acc = rat(0);
+        for (size_t k = 1; k < e.kids.size(); ++k) {
+          Rational r = rat(k);
+          std::optional<Rational> next = e.op == Op::Add   ? acc.add(r)
+                                         : e.op == Op::Sub ? acc.sub(r)
+                                                           : acc.mul(r);
+          acc = realOp(next).rational();
+        }
+        return Value::real(acc);
+      }
+      int64_t acc = num(0);
+      for (size_t k = 1; k < e.kids.size(); ++k) {
+        int64_t v = num(k);
+        bool over = e.op == Op::Add   ? __builtin_add_overflow(acc, v, &acc)
+                    : e.op == Op::Sub ? __builtin_sub_overflow(acc, v, &acc)
+                                      : __builtin_mul_overflow(acc, v, &acc);
+        if (over) fail(e, "integer overflow");
+      }
+      return Value::integer(acc);
+    }
+    case Op::Neg:
+      if (e.type == Type::Real) return realOp(Rational(0).sub(rat(0)));
+      return checked(num(0) == INT64_MIN, -num(0));
+    case Op::Abs:
+      if (e.type == Type::Real) {
+        Rational r = rat(0);
+        return r.isNegative() ? realOp(Rational(0).sub(r)) : Value::real(r);
+      } else {
+        int64_t v = num(0);
+        return checked(v == INT64_MIN, v < 0 ? -v : v);
+      }
+    case Op::Min:
+    case Op::Max: {
+      Value best = eval(e.kids[0], frame);
+      for (size_t k = 1; k < e.kids.size(); ++k) {
+        Value v = eval(e.kids[k], frame);
+        bool less = e.type == Type::Real ? v.rational() < best.rational() : v.a < best.a;
+        if (less == (e.op == Op::Min) && !(v.a == best.a && v.b == best.b)) best = v;
+      }
+      return best;
+    }
+    case Op::Div: {
+      Rational d = rat(1);
+      if (d.isZero()) fail(e, "division by zero");
+      return realOp(rat(0).div(d));
+    }
+    case Op::IntDiv:
+    case Op::Mod: {
+      int64_t a = num(0), b = num(1);
+      if (b == 0) fail(e, e.op == Op::Mod ? "mod by zero" : "division by zero");
+      if (a == INT64_MIN && b == -1) fail(e, "integer overflow");
+      return Value::integer(e.op == Op::Mod ? floorMod(a, b) : floorDiv(a, b));
+    }
+    case Op::Lt:
+    case Op::Le:
+    case Op::Gt:
+    case Op::Ge: {
+      int cmp;
+      if (e.kids[0].type == Type::Real) {
+        Rational a = rat(0), b = rat(1);
+        cmp = a < b ? -1 : (b < a ? 1 : 0);
+      } else {
+        int64_t a = num(0), b = num(1);
+        cmp = a < b ? -1 : (b < a ? 1 : 0);
+      }
+      bool r = e.op == Op::Lt ? cmp < 0 : e.op == Op::Le ? cmp <= 0 : e.op == Op::Gt ? cmp > 0 : cmp >= 0;
+      return Value::integer(r);
+    }
+    case Op::Eq:
+    case Op::Ne: {
+      Value a = eval(e.kids[0], frame), b = eval(e.kids[1], frame);
+      bool eq = a.a == b.a && a.b == b.b;
+      if (e.kids[0].type == Type::Coord) eq = list(a) == list(b);
+      return Value::integer(eq == (e.op == Op::Eq));
+    }
+    case Op::And:
+      for (const Expr& k : e.kids)
+        if (!eval(k, frame).a) return Value::integer(0);
+      return Value::integer(1);
+    case Op::Or:
+      for (const Expr& k : e.kids)
+        if (eval(k, frame).a) return Value::integer(1);
+      return Value::integer(0);
+    case Op::Not: return Value::integer(!num(0));
+    case Op::BitAnd: return Value::integer(num(0) & num(1));
+    case Op::BitOr: return Value::integer(num(0) | num(1));
+    case Op::BitXor: return Value::integer(num(0) ^ num(1));
+    case Op::BitNot: return Value::integer(~num(0));
+    case Op::Shl:
+    case Op::Shr: {
+      int64_t a = num(0), s = num(1);
+      if (s < 0 || s > 63) fail(e, fmt::format("shift by {} is out of range 0 to 63", s));
+      if (e.op == Op::Shr) return Value::integer(static_cast<int64_t>(static_cast<uint64_t>(a) >> s));
+      return Value::integer(static_cast<int64_t>(static_cast<uint64_t>(a) << s));
+    }
+    case Op::Bit: {
+      int64_t a = num(0), i = num(1);
+      if (i < 0 || i > 63) fail(e, fmt::format("bit index {} is out of range 0 to 63", i));
+      return Value::integer((a >> i) & 1);
+    }
+    case Op::Popcount: return Value::integer(std::popcount(static_cast<uint64_t>(num(0))));
+    case Op::LowestSetBit: {
+      int64_t v = num(0);
+      if (v == 0) fail(e, "lowest-set-bit of 0: no bit is set");
+      return Value::integer(std::countr_zero(static_cast<uint64_t>(v)));
+    }
+    case Op::Repeat: {
+      int64_t v = num(0), count = num(1);
+      if (count < 0 || count > 4096) fail(e, fmt::format("cannot repeat a value {} times", count));
+      return makeList(std::vector<int64_t>(static_cast<size_t>(count), v));
+    }
+    case Op::Wraps:
+    case Op::HasDim: {
+      int64_t d = num(0);
+      const std::vector<uint8_t>& table = e.op == Op::Wraps ? network_.wraps : network_.dimUsed;
+      if (d < 0 || d >= static_cast<int64_t>(table.size())) return Value::integer(0);
+      return Value::integer(table[static_cast<size_t>(d)]);
+    }
+    case Op::Sum: {
+      int64_t from = num(0), to = num(1);
+      Value acc = e.type == Type::Real ? Value::real(Rational(0)) : Value::integer(0);
+      for (int64_t i = from; i <= to; ++i) {
+        frame[e.i] = Value::integer(i);
+        Value v = eval(e.kids[2], frame);
+        if (e.type == Type::Real)
+          acc = realOp(acc.rational().add(v.rational()));
+        else if (__builtin_add_overflow(acc.a, v.a, &acc.a))
+          fail(e, "integer overflow");
+      }
+      return acc;
+    }
+    case Op::Length: return Value::integer(static_cast<int64_t>(list(eval(e.kids[0], frame)).size()));
+    case Op::Nth: {
+      const std::vector<int64_t>& l = list(eval(e.kids[0], frame));
+      int64_t i = num(1);
+      if (i < 0 || i >= static_cast<int64_t>(l.size()))
+        fail(e, fmt::format("index {} is outside a list of {} values", i, l.size()));
+      return Value::integer(l[static_cast<size_t>(i)]);
+    }
+    case Op::Product: {
+      int64_t p = 1;
+      for (int64_t v : list(eval(e.kids[0], frame)))
+        if (__builtin_mul_overflow(p, v, &p)) fail(e, "integer overflow");
+      return Value::integer(p);
+    }
+    case Op::MakeCoord: {
+      std::vector<int64_t> items;
+      items.reserve(e.kids.size());
+      for (size_t k = 0; k < e.kids.size(); ++k) items.push_back(num(k));
+      return makeList(std::move(items));
+    }
+    case Op::NodeCount: return Value::integer(network_.nodeCount);
+    case Op::DimCount: return Value::integer(static_cast<int64_t>(network_.radices.size()));
+    case Op::Radix:
+    case Op::CoordOf:
+    case Op::Neighbor: {
+      size_t dimKid = e.op == Op::Radix ? 0 : 1;
+      int64_t d = num(dimKid);
+      if (d < 0 || d >= static_cast<int64_t>(network_.radices.size()))
+        fail(e, fmt::format("dimension {} does not exist; the network has {} (declare them with "
+                            "(Radices ...))",
+                            d, network_.radices.size()));
+      size_t du = static_cast<size_t>(d);
+      if (e.op == Op::Radix) return Value::integer(network_.radices[du]);
+      int64_t n = num(0);
+      int64_t k = network_.radices[du];
+      int64_t c = floorMod(floorDiv(n, network_.strides[du]), k);
+      if (e.op == Op::CoordOf) return Value::integer(c);
+      int64_t moved = floorMod(c + num(2), k);
+      return Value::integer(n + (moved - c) * network_.strides[du]);
+    }
+    case Op::MakePort: {
+      int64_t d = num(0), dir = num(1);
+      if (d < 0 || d > 0xFFFF || (dir != 1 && dir != -1))
+        fail(e, fmt::format("(port {} {}) is not a port: the dimension is 0 or more and the "
+                            "direction +1 or -1",
+                            d, dir));
+      return Value::port(d, dir);
+    }
+    case Op::PortDim: return Value::integer(eval(e.kids[0], frame).portDim());
+    case Op::PortDir: return Value::integer(eval(e.kids[0], frame).portDir());
+    case Op::Linked: {
+      if (!builder_) fail(e, "linked can only be asked while the network is being built");
+      int64_t a = num(0), b = num(1);
+      if (a < 0 || b < 0 || a >= builder_->nodeCount() || b >= builder_->nodeCount())
+        fail(e, fmt::format("node {} does not exist", a < 0 || a >= builder_->nodeCount() ? a : b));
+      return Value::integer(builder_->linked(static_cast<NodeId>(a), static_cast<NodeId>(b)));
+    }
+    default: exec(e, frame); return {};
+  }
+}
+
+void Evaluator::exec(const Expr& e, Value* frame) {
+  auto num = [&](size_t k) { return eval(e.kids[k], frame).a; };
+  auto needBuilder = [&]() -> TopologyBuilder& {
+    if (!builder_) fail(e, "topology statements run only inside a topology");
+    return *builder_;
+  };
+  switch (e.op) {
+    case Op::Seq:
+      for (const Expr& k : e.kids) exec(k, frame);
+      return;
+    case Op::Let:
+      frame[e.i] = eval(e.kids[0], frame);
+      exec(e.kids[1], frame);
+      return;
+    case Op::If: exec(e.kids[num(0) ? 1 : 2], frame); return;
+    case Op::When:
+      if (num(0)) exec(e.kids[1], frame);
+      return;
+    case Op::For: {
+      int64_t from = num(0), to = num(1);
+      for (int64_t i = from; i <= to; ++i) {
+        frame[e.i] = Value::integer(i);
+        exec(e.kids[2], frame);
+      }
+      return;
+    }
+    case Op::StmtNodes: {
+      TopologyBuilder& b = needBuilder();
+      int64_t n = num(0);
+      if (b.nodesDeclared()) fail(e, "the number of nodes is declared twice");
+      if (n < 2) fail(e, fmt::format("a network needs at least 2 nodes, got {}", n));
+      if (n > kMaxNodes)
+        throw EvalError{e.range,
+                        fmt::format("the network would have {} nodes, about {} of memory for the "
+                                    "network alone; NDL elaborates at most {} nodes",
+                                    n, humanBytes(n), kMaxNodes),
+                        DiagKind::NetworkTooLarge, "simulate a smaller instance of the network"};
+      b.setNodes(n);
+      network_.nodeCount = n;
+      return;
+    }
+    case Op::StmtRadices: {
+      TopologyBuilder& b = needBuilder();
+      std::vector<int64_t> r = list(eval(e.kids[0], frame));
+      int64_t product = 1;
+      for (int64_t k : r) {
+        if (k < 1) fail(e, fmt::format("radix {} must be at least 1", k));
+        if (__builtin_mul_overflow(product, k, &product)) product = INT64_MAX;
+      }
+      if (b.nodesDeclared() && product != b.nodeCount())
+        fail(e, fmt::format("the radices multiply to {} but the network has {} nodes", product,
+                            b.nodeCount()));
+      b.radices = r;
+      network_.setRadices(std::move(r));
+      return;
+    }
+    case Op::StmtDimNames: {
+      TopologyBuilder& b = needBuilder();
+      b.dimNames.clear();
+      size_t start = 0;
+      while (start <= e.text.size()) {
+        size_t end = e.text.find('\0', start);
+        if (end == std::string::npos) end = e.text.size();
+        b.dimNames.push_back(e.text.substr(start, end - start));
+        start = end + 1;
+      }
+      return;
+    }
+    case Op::StmtLink:
+    case Op::StmtUniLink: {
+      TopologyBuilder& b = needBuilder();
+      if (!b.nodesDeclared()) fail(e, "declare (Nodes n) before the first link");
+      int64_t a = num(0), z = num(1), d = num(2);
+      bool wrap = e.kids.size() > 3 && num(3);
+      int64_t n = b.nodeCount();
+      if (a < 0 || a >= n || z < 0 || z >= n) {
+        int64_t bad = (a < 0 || a >= n) ? a : z;
+        throw EvalError{e.range,
+                        fmt::format("link {} -> {} names node {}, which does not exist (the "
+                                    "network has nodes 0 to {})",
+                                    a, z, bad, n - 1),
+                        DiagKind::BadLink, "check the arithmetic of the endpoints, e.g. a missing mod"};
+      }
+      if (a == z)
+        throw EvalError{e.range, fmt::format("link from node {} to itself", a), DiagKind::SelfLink,
+                        "a link joins two different nodes; a node reaches its own PE without one"};
+      std::string err = b.addLink(a, z, d, wrap, e.op == Op::StmtLink);
+      if (!err.empty())
+        throw EvalError{e.range, err,
+                        err.find("ports") != std::string::npos ? DiagKind::TooManyPorts
+                                                                : DiagKind::NetworkTooLarge,
+                        fmt::format("a router has at most {} ports", kMaxPortsPerNode)};
+      return;
+    }
+    case Op::StmtRepresentatives: {
+      TopologyBuilder& b = needBuilder();
+      b.representatives.clear();
+      for (size_t k = 0; k < e.kids.size(); ++k) {
+        int64_t r = num(k);
+        if (r < 0 || r >= b.nodeCount()) fail(e, fmt::format("node {} does not exist", r));
+        b.representatives.push_back(static_cast<NodeId>(r));
+      }
+      return;
+    }
+    case Op::StmtDiameter: needBuilder().diameter = num(0); return;
+    case Op::StmtAverage: needBuilder().averageDistance = eval(e.kids[0], frame).rational(); return;
+    case Op::StmtDefaultRouting: needBuilder().defaultRouting = e.text; return;
+    case Op::StmtRequire:
+      if (!num(0)) throw EvalError{e.range, e.text, DiagKind::OutOfRange, ""};
+      return;
+    default: eval(e, frame); return;
+  }
+}
+
+}  // namespace ndl::elab

@@ -1,0 +1,80 @@
+// Compile-time evaluation of the typed expression IR (sema/Expr.h): runs
+// topology bodies to build the network and routing functions to trace
+// routes for `ndlc info` and the deadlock check. Errors (division by zero,
+// overflow, recursion too deep, a link to a missing node) become
+// diagnostics at the expression that caused them.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "compiler/elaborate/Value.h"
+#include "compiler/sema/Definitions.h"
+#include "compiler/support/Diagnostics.h"
+
+namespace ndl::elab {
+
+class TopologyBuilder;
+
+// What the network builtins (nodes, dims, radix, coord, neighbor) see.
+struct NetworkContext {
+  int64_t nodeCount = 0;
+  std::vector<int64_t> radices;  // mixed radix, dimension 0 fastest
+  std::vector<int64_t> strides;  // product of the radices below each dimension
+  std::vector<uint8_t> wraps;    // per port dimension: has wrap-around links
+  std::vector<uint8_t> dimUsed;  // per port dimension: some port uses it
+
+  void setRadices(std::vector<int64_t> r) {
+    radices = std::move(r);
+    strides.assign(radices.size(), 1);
+    for (size_t d = 1; d < radices.size(); ++d) strides[d] = strides[d - 1] * radices[d - 1];
+  }
+};
+
+class Evaluator {
+ public:
+  Evaluator(const sema::DefinitionTable& defs, DiagnosticEngine& diags);
+
+  NetworkContext& network() { return network_; }
+  void setBuilder(TopologyBuilder* builder) { builder_ = builder; }
+
+  // Calls a definition with argument values. Returns nullopt after
+  // reporting an evaluation error; `callSite` gets a note.
+  std::optional<Value> call(uint32_t def, std::span<const Value> args, SourceRange callSite);
+  // Evaluates `body`, an expression of definition `def` other than its body
+  // (a routing's (Hops e)), with the definition's parameters bound to args.
+  std::optional<Value> callExpr(uint32_t def, const sema::Expr& body, std::span<const Value> args,
+                                SourceRange callSite = {});
+
+  // Evaluates an expression with no local variables (arguments of a
+  // Topology form).
+  std::optional<Value> evaluate(const sema::Expr& e);
+
+  // Coord values live in an arena owned by the evaluator.
+  Value makeList(std::vector<int64_t> items);
+  const std::vector<int64_t>& list(Value v) const { return lists_[v.a]; }
+
+  // Calls made so far; used by benchmarks and to bound runaway programs.
+  uint64_t steps() const { return steps_; }
+
+ private:
+  friend class EvalFrame;
+  Value eval(const sema::Expr& e, Value* frame);
+  Value evalCall(const sema::Expr& e, Value* frame);
+  void exec(const sema::Expr& e, Value* frame);
+  [[noreturn]] void fail(const sema::Expr& at, std::string message);
+
+  const sema::DefinitionTable& defs_;
+  DiagnosticEngine& diags_;
+  NetworkContext network_;
+  TopologyBuilder* builder_ = nullptr;
+  std::vector<std::vector<int64_t>> lists_;
+  std::vector<Value> stack_;  // frames of active calls
+  size_t stackTop_ = 0;
+  uint32_t depth_ = 0;
+  uint64_t steps_ = 0;
+};
+
+}  // namespace ndl::elab

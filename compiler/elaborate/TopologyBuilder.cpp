@@ -1,0 +1,88 @@
+#include "compiler/elaborate/TopologyBuilder.h"
+
+#include <fmt/format.h>
+
+#include <numeric>
+
+namespace ndl::elab {
+
+void TopologyBuilder::setNodes(int64_t n) {
+  nodeCount_ = n;
+  head_.assign(static_cast<size_t>(n), UINT32_MAX);
+  degree_.assign(static_cast<size_t>(n), 0);
+}
+
+bool TopologyBuilder::linked(NodeId a, NodeId b) const {
+  for (uint32_t c = head_[a]; c != UINT32_MAX; c = next_[c])
+    if (channels_[c].dst == b) return true;
+  return false;
+}
+
+std::string TopologyBuilder::addChannel(NodeId a, NodeId b, uint16_t dim, int8_t dir, bool wrap,
+                                        ChannelId reverse) {
+  if (degree_[a] >= kMaxPortsPerNode)
+    return fmt::format("node {} would have more than {} ports", a, kMaxPortsPerNode);
+  if (static_cast<int64_t>(channels_.size()) >= kMaxChannels)
+    return fmt::format("the network would have more than {} channels", kMaxChannels);
+  Channel c;
+  c.src = a;
+  c.dst = b;
+  c.dim = dim;
+  c.dir = dir;
+  c.flags = wrap ? kWrap : 0;
+  c.reverse = reverse;
+  next_.push_back(head_[a]);
+  head_[a] = static_cast<uint32_t>(channels_.size());
+  channels_.push_back(c);
+  ++degree_[a];
+  return "";
+}
+
+std::string TopologyBuilder::addLink(int64_t a, int64_t b, int64_t dim, bool wrap,
+                                     bool bidirectional) {
+  if (dim < 0 || dim > 0xFFFF) return fmt::format("dimension {} is out of range", dim);
+  auto forward = static_cast<ChannelId>(channels_.size());
+  std::string err = addChannel(static_cast<NodeId>(a), static_cast<NodeId>(b),
+                               static_cast<uint16_t>(dim), +1, wrap,
+                               bidirectional ? forward + 1 : kNoChannel);
+  if (!err.empty() || !bidirectional) return err;
+  err = addChannel(static_cast<NodeId>(b), static_cast<NodeId>(a), static_cast<uint16_t>(dim), -1,
+                   wrap, forward);
+  if (!err.empty()) channels_[forward].reverse = kNoChannel;
+  return err;
+}
+
+Graph TopologyBuilder::finish(std::string name) {
+  Graph g;
+  g.name = std::move(name);
+  g.nodeCount = static_cast<NodeId>(nodeCount_);
+  // Counting sort by source keeps the order links were declared in.
+  g.outStart.assign(g.nodeCount + 1, 0);
+  for (const Channel& c : channels_) ++g.outStart[c.src + 1];
+  std::partial_sum(g.outStart.begin(), g.outStart.end(), g.outStart.begin());
+  std::vector<ChannelId> position(channels_.size());
+  std::vector<ChannelId> fill(g.outStart.begin(), g.outStart.end() - 1);
+  for (size_t i = 0; i < channels_.size(); ++i) position[i] = fill[channels_[i].src]++;
+  g.channels.resize(channels_.size());
+  for (size_t i = 0; i < channels_.size(); ++i) {
+    Channel c = channels_[i];
+    if (c.reverse != kNoChannel) c.reverse = position[c.reverse];
+    g.channels[position[i]] = c;
+  }
+  g.radices = radices;
+  g.representatives = representatives;
+  // Dimensions without a declared name get x, y, z, d3, d4, ...
+  uint32_t dims = 0;
+  for (const Channel& c : g.channels) dims = std::max<uint32_t>(dims, c.dim + 1u);
+  g.dimNames = dimNames;
+  static const char* kDefault[] = {"x", "y", "z"};
+  for (uint32_t d = static_cast<uint32_t>(g.dimNames.size()); d < dims; ++d)
+    g.dimNames.push_back(d < 3 ? kDefault[d] : fmt::format("d{}", d));
+  channels_.clear();
+  channels_.shrink_to_fit();
+  next_.clear();
+  next_.shrink_to_fit();
+  return g;
+}
+
+}  // namespace ndl::elab

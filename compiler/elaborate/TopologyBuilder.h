@@ -1,0 +1,49 @@
+// Collects what a topology body declares (nodes, links, radices, names,
+// symmetry, closed forms) and turns it into a Graph.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/elaborate/Graph.h"
+#include "compiler/support/Rational.h"
+
+namespace ndl::elab {
+
+// Largest networks NDL elaborates; beyond, the estimate is reported.
+inline constexpr int64_t kMaxNodes = int64_t{1} << 24;
+inline constexpr int64_t kMaxChannels = int64_t{1} << 28;
+inline constexpr uint32_t kMaxPortsPerNode = 64;
+
+class TopologyBuilder {
+ public:
+  bool nodesDeclared() const { return nodeCount_ > 0; }
+  int64_t nodeCount() const { return nodeCount_; }
+  void setNodes(int64_t n);
+
+  // Returns "" on success, else what was wrong (for an evaluation error).
+  std::string addChannel(NodeId a, NodeId b, uint16_t dim, int8_t dir, bool wrap,
+                         ChannelId reverse);
+  std::string addLink(int64_t a, int64_t b, int64_t dim, bool wrap, bool bidirectional);
+  bool linked(NodeId a, NodeId b) const;
+
+  std::vector<int64_t> radices;
+  std::vector<std::string> dimNames;
+  std::vector<NodeId> representatives;
+  std::optional<int64_t> diameter;
+  std::optional<Rational> averageDistance;
+  std::string defaultRouting;
+
+  // Sorts the channels by source into the Graph's compact form.
+  Graph finish(std::string name);
+
+ private:
+  int64_t nodeCount_ = 0;
+  std::vector<Channel> channels_;
+  std::vector<uint32_t> head_;  // per node: last channel added, for linked()
+  std::vector<uint32_t> next_;  // per channel: previous channel of its source
+  std::vector<uint8_t> degree_;
+};
+
+}  // namespace ndl::elab

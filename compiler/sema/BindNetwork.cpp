@@ -1,0 +1,79 @@
+#include "compiler/sema/BindNetwork.h"
+
+#include <fmt/format.h>
+
+#include "compiler/support/EditDistance.h"
+
+namespace ndl::sema {
+namespace {
+
+// Names kept from INSIGHT's vocabulary for the stdlib's definitions.
+std::string_view canonicalRouting(std::string_view name) {
+  return name == "XFirstYNext" ? "DimensionOrder" : name;
+}
+
+std::string joined(const std::vector<std::string_view>& names) {
+  std::string s;
+  for (std::string_view n : names) s += (s.empty() ? "" : ", ") + std::string(n);
+  return s;
+}
+
+bool bindTopology(Parameters& p, DefinitionTable& defs, DiagnosticEngine& diags) {
+  TopologySpec& t = p.topology;
+  if (!t.call) return false;
+  if (t.inlineBody) {
+    std::optional<uint32_t> def = addInlineTopology(defs, *t.call, diags);
+    if (!def) return false;
+    t.def = *def;
+    return true;
+  }
+  const ast::Node& head = t.call->children[0];
+  std::optional<uint32_t> def = defs.find(head.text);
+  if (!def || defs.defs[*def].kind != DefKind::Topology) {
+    std::vector<std::string_view> names = defs.namesOf(DefKind::Topology);
+    std::string best = closestMatch(head.text, names);
+    diags.report(DiagKind::UnknownEnum, head.range, fmt::format("unknown topology '{}'", head.text))
+        .withHint(best.empty()
+                      ? fmt::format("the topologies are {}, or a custom network from (Nodes n) and "
+                                    "(Link a b dim)",
+                                    joined(names))
+                      : fmt::format("did you mean '{}'?", best));
+    return false;
+  }
+  std::optional<std::vector<Expr>> args = checkArguments(defs, *t.call, *def, diags);
+  if (!args) return false;
+  t.def = *def;
+  t.args = std::move(*args);
+  return true;
+}
+
+bool bindRouting(Parameters& p, DefinitionTable& defs, DiagnosticEngine& diags) {
+  if (p.routingName.empty()) return true;
+  std::string_view name = canonicalRouting(p.routingName);
+  std::optional<uint32_t> def = defs.find(name);
+  if (def && defs.defs[*def].kind == DefKind::Routing) {
+    p.routingDef = *def;
+    return true;
+  }
+  std::vector<std::string_view> names = defs.namesOf(DefKind::Routing);
+  names.push_back("XFirstYNext");
+  std::string best = closestMatch(p.routingName, names);
+  const ast::Node* form = nullptr;
+  SourceRange at = p.where[static_cast<size_t>(FormId::RoutingAlgorithm)];
+  (void)form;
+  diags.report(DiagKind::UnknownEnum, at, fmt::format("unknown routing '{}'", p.routingName))
+      .withHint(best.empty() ? fmt::format("the routings are {}, or one defined with "
+                                           "(define-routing (Name) ...)",
+                                           joined(names))
+                             : fmt::format("did you mean '{}'?", best));
+  return false;
+}
+
+}  // namespace
+
+bool bindNetwork(Parameters& params, DefinitionTable& defs, DiagnosticEngine& diags) {
+  bool ok = bindTopology(params, defs, diags);
+  return bindRouting(params, defs, diags) && ok;
+}
+
+}  // namespace ndl::sema

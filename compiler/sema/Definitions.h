@@ -1,0 +1,76 @@
+// The definitions of a program: functions, constants, topologies and
+// routings, from the stdlib prelude and the user's files alike. Built by
+// checkDefinitions (ExprChecker.cpp); looked up by name by the checker of
+// the Topology and RoutingAlgorithm forms.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/ast/Ast.h"
+#include "compiler/sema/Expr.h"
+#include "compiler/support/Diagnostics.h"
+
+namespace ndl::sema {
+
+enum class DefKind : uint8_t { Function, Constant, Topology, Routing };
+
+struct Param {
+  std::string name;
+  Type type;
+  bool variadic = false;  // (k Int...): the rest of the arguments as a Coord
+};
+
+struct Definition {
+  DefKind kind;
+  std::string name;
+  SourceRange range;      // the whole form
+  SourceRange nameRange;  // the name, for "defined here" notes
+  std::vector<Param> params;
+  Type result = Type::Unit;
+  uint32_t frameSize = 0;  // slots for parameters and locals
+  Expr body;
+  // Routing: (Hops e) gives the hop count of a pair directly; hasRoute is
+  // false when the routing gives only that, no port-by-port choice.
+  std::optional<Expr> hops;
+  bool hasRoute = true;
+  bool checked = false;    // the body has been type-checked
+  const ast::Node* form = nullptr;
+};
+
+struct DefinitionTable {
+  std::vector<Definition> defs;
+  std::optional<uint32_t> find(std::string_view name) const {
+    for (uint32_t i = 0; i < defs.size(); ++i)
+      if (defs[i].name == name) return i;
+    return std::nullopt;
+  }
+  std::vector<std::string_view> namesOf(DefKind kind) const {
+    std::vector<std::string_view> names;
+    for (const Definition& d : defs)
+      if (d.kind == kind) names.push_back(d.name);
+    return names;
+  }
+};
+
+// True for the heads of definition forms.
+bool isDefinitionForm(const ast::Node& form);
+
+// Collects and type-checks every definition form of the program.
+// Needs: a loaded Program. Reports malformed definitions, unknown names,
+// type errors and duplicate definitions.
+DefinitionTable checkDefinitions(const ast::Program& program, DiagnosticEngine& diags);
+
+// Adds the anonymous topology of (Topology (Nodes ...) (Link ...) ...),
+// whose elements from the second on are its body. Returns its index.
+std::optional<uint32_t> addInlineTopology(DefinitionTable& table, const ast::Node& form,
+                                          DiagnosticEngine& diags);
+
+// Checks the arguments of `callNode` = (Name arg ...) against definition
+// `def`: arity and types. The result is one expression per parameter (a
+// variadic tail is one Coord expression).
+std::optional<std::vector<Expr>> checkArguments(DefinitionTable& table, const ast::Node& callNode,
+                                                uint32_t def, DiagnosticEngine& diags);
+
+}  // namespace ndl::sema

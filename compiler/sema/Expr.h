@@ -1,0 +1,58 @@
+// The typed representation of NDL's expression language: what the checker
+// builds from `define`, `define-topology` and `define-routing` forms, what
+// elaboration evaluates at compile time, and what code generation lowers to
+// LLVM IR. Variables are resolved to frame slots; calls to definition
+// indices; every node keeps the source range of the text it came from.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compiler/support/Rational.h"
+#include "compiler/support/SourceRange.h"
+
+namespace ndl::sema {
+
+enum class Type : uint8_t {
+  Int,    // 64-bit integer
+  Bool,
+  Real,   // exact rational
+  Node,   // a node number
+  Port,   // an output port: (port dim dir)
+  Coord,  // a list of integers: radices, coordinates
+  Unit,   // a statement: no value
+  Error,  // already reported; silences follow-up errors
+};
+
+std::string_view typeName(Type t);
+
+enum class Op : uint8_t {
+  // values
+  ConstInt, ConstBool, ConstReal, Var, Let, If, Call, ToReal, ToNode, ToInt,
+  Add, Sub, Mul, Div /* exact, Real */, IntDiv, Mod, Neg, Min, Max, Abs,
+  Lt, Le, Gt, Ge, Eq, Ne, And, Or, Not,
+  BitAnd, BitOr, BitXor, BitNot, Shl, Shr, Bit, Popcount, LowestSetBit,
+  Sum,  // (sum (i a to b) e): slot = i, kids = {a, b, e}
+  // lists
+  Length, Nth, Product, MakeCoord, Repeat,
+  // the network being analysed (routing and traffic functions)
+  NodeCount, DimCount, Radix, CoordOf, Neighbor, Wraps, HasDim, MakePort, PortDim, PortDir,
+  // statements of topology bodies
+  Seq, For /* slot, kids {from, to, body} */, When, StmtNodes, StmtRadices, StmtDimNames,
+  StmtLink, StmtUniLink, StmtRepresentatives, StmtDiameter, StmtAverage, StmtDefaultRouting,
+  StmtRequire /* text: the message */,
+  Linked,  // (linked a b): is there already a link from a to b?
+};
+
+struct Expr {
+  Op op;
+  Type type = Type::Error;
+  SourceRange range;
+  int64_t i = 0;         // ConstInt, ConstBool; Call: definition index; Var/Let/For/Sum: slot
+  Rational real;         // ConstReal
+  std::string text;      // StmtDimNames: names joined by '\0'; StmtDefaultRouting: name
+  std::vector<Expr> kids;
+};
+
+}  // namespace ndl::sema

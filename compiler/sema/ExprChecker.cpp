@@ -1,0 +1,983 @@
+// Builds the typed expression IR (Expr.h) from definition forms and checks
+// it: names, arity, types. One mistake gives one message: a subexpression
+// that failed has Type::Error and its users stay silent.
+#include <fmt/format.h>
+
+#include <unordered_map>
+
+#include "compiler/sema/Definitions.h"
+#include "compiler/support/EditDistance.h"
+
+namespace ndl::sema {
+
+using ast::Node;
+using ast::NodeKind;
+
+std::string_view typeName(Type t) {
+  switch (t) {
+    case Type::Int: return "Int";
+    case Type::Bool: return "Bool";
+    case Type::Real: return "Real";
+    case Type::Node: return "Node";
+    case Type::Port: return "Port";
+    case Type::Coord: return "Coord";
+    case Type::Unit: return "a statement";
+    case Type::Error: return "<error>";
+  }
+  return "?";
+}
+
+bool isDefinitionForm(const Node& form) {
+  std::string_view h = form.head();
+  return h == "define" || h == "define-topology" || h == "define-routing";
+}
+
+namespace {
+
+bool integral(Type t) { return t == Type::Int || t == Type::Node; }
+bool numeric(Type t) { return integral(t) || t == Type::Real; }
+
+std::optional<Type> parseType(std::string_view name) {
+  if (name == "Int") return Type::Int;
+  if (name == "Bool") return Type::Bool;
+  if (name == "Real") return Type::Real;
+  if (name == "Node") return Type::Node;
+  if (name == "Port") return Type::Port;
+  if (name == "Coord") return Type::Coord;
+  return std::nullopt;
+}
+
+// Operators and builtins: name -> (op, arity; -1 for variadic >= 2).
+struct Builtin {
+  Op op;
+  int arity;
+};
+const std::unordered_map<std::string_view, Builtin>& builtins() {
+  static const std::unordered_map<std::string_view, Builtin> table = {
+      {"+", {Op::Add, -1}},        {"-", {Op::Sub, -1}},        {"*", {Op::Mul, -1}},
+      {"/", {Op::Div, 2}},         {"div", {Op::IntDiv, 2}},    {"mod", {Op::Mod, 2}},
+      {"min", {Op::Min, -1}},      {"max", {Op::Max, -1}},      {"abs", {Op::Abs, 1}},
+      {"<", {Op::Lt, 2}},          {"<=", {Op::Le, 2}},         {">", {Op::Gt, 2}},
+      {">=", {Op::Ge, 2}},         {"=", {Op::Eq, 2}},          {"!=", {Op::Ne, 2}},
+      {"not", {Op::Not, 1}},       {"bitand", {Op::BitAnd, 2}}, {"bitor", {Op::BitOr, 2}},
+      {"bitxor", {Op::BitXor, 2}}, {"bitnot", {Op::BitNot, 1}}, {"shl", {Op::Shl, 2}},
+      {"shr", {Op::Shr, 2}},       {"bit", {Op::Bit, 2}},       {"popcount", {Op::Popcount, 1}},
+      {"length", {Op::Length, 1}}, {"nth", {Op::Nth, 2}},       {"product", {Op::Product, 1}},
+      {"nodes", {Op::NodeCount, 0}}, {"dims", {Op::DimCount, 0}}, {"radix", {Op::Radix, 1}},
+      {"coord", {Op::CoordOf, 2}}, {"neighbor", {Op::Neighbor, 3}}, {"port", {Op::MakePort, 2}},
+      {"port-dim", {Op::PortDim, 1}}, {"port-dir", {Op::PortDir, 1}}, {"real", {Op::ToReal, 1}},
+      {"node", {Op::ToNode, 1}},   {"int", {Op::ToInt, 1}},     {"linked", {Op::Linked, 2}},
+      {"list", {Op::MakeCoord, -1}},  {"repeat", {Op::Repeat, 2}},
+      {"lowest-set-bit", {Op::LowestSetBit, 1}}, {"wraps", {Op::Wraps, 1}},
+      {"has-dim", {Op::HasDim, 1}},
+  };
+  return table;
+}
+
+// Statement forms of topology bodies: name -> op.
+const std::unordered_map<std::string_view, Op>& statements() {
+  static const std::unordered_map<std::string_view, Op> table = {
+      {"Nodes", Op::StmtNodes},
+      {"Radices", Op::StmtRadices},
+      {"DimensionNames", Op::StmtDimNames},
+      {"Link", Op::StmtLink},
+      {"UnidirectionalLink", Op::StmtUniLink},
+      {"Representatives", Op::StmtRepresentatives},
+      {"Diameter", Op::StmtDiameter},
+      {"AverageDistance", Op::StmtAverage},
+      {"DefaultRouting", Op::StmtDefaultRouting},
+      {"Require", Op::StmtRequire},
+  };
+  return table;
+}
+
+class Checker {
+ public:
+  Checker(DefinitionTable& table, DiagnosticEngine& diags) : table_(table), diags_(diags) {}
+
+  void collect(const ast::Program& program) {
+    for (const ast::Module& m : program.modules)
+      for (const Node& form : m.forms)
+        if (isDefinitionForm(form)) header(form);
+  }
+
+  void checkBodies() {
+    for (uint32_t i = 0; i < table_.defs.size(); ++i) body(i);
+  }
+
+  // (Topology (Nodes 16) (Link 0 1 0) ...): the Topology form's elements
+  // are the body of an anonymous topology.
+  std::optional<uint32_t> inlineTopology(const Node& form) {
+    Definition d;
+    d.kind = DefKind::Topology;
+    d.name = "custom";
+    d.range = form.range;
+    d.nameRange = form.children[0].range;
+    d.form = &form;
+    table_.defs.push_back(std::move(d));
+    uint32_t index = static_cast<uint32_t>(table_.defs.size() - 1);
+    uint32_t before = diags_.errorCount();
+    body(index, 1);
+    if (diags_.errorCount() != before) return std::nullopt;
+    return index;
+  }
+
+  // The arguments of a call written in a parameter form, checked against
+  // the definition's parameters; they may use constants and functions.
+  std::optional<std::vector<Expr>> arguments(const Node& callNode, uint32_t index) {
+    scope_.clear();
+    nextSlot_ = maxSlot_ = 0;
+    std::vector<const Node*> args;
+    for (size_t i = 1; i < callNode.children.size(); ++i) args.push_back(&callNode.children[i]);
+    uint32_t before = diags_.errorCount();
+    current_ = DefKind::Function;
+    Expr e = callArgs(callNode, index, args);
+    if (diags_.errorCount() != before || e.type == Type::Error) return std::nullopt;
+    return std::move(e.kids);
+  }
+
+ private:
+  struct Var {
+    std::string name;
+    uint32_t slot;
+    Type type;
+  };
+
+  Diagnostic& error(DiagKind kind, SourceRange r, std::string msg) {
+    return diags_.report(kind, r, std::move(msg));
+  }
+
+  Expr errorExpr(const Node& n) {
+    Expr e{Op::ConstInt};
+    e.type = Type::Error;
+    e.range = n.range;
+    return e;
+  }
+
+  // ---- headers
+
+  bool param(const Node& p, Param& out) {
+    if (!p.isList() || p.children.size() != 2 || !p.children[0].isSymbol() ||
+        !p.children[1].isSymbol()) {
+      error(DiagKind::BadDefinition, p.range,
+            fmt::format("a parameter is written (name Type), got '{}'", ast::quote(p)))
+          .withHint("for example (k Int), (dest Node), or (k Int...) for the rest of the values");
+      return false;
+    }
+    out.name = p.children[0].text;
+    std::string type = p.children[1].text;
+    if (type.ends_with("...")) {
+      out.variadic = true;
+      type.resize(type.size() - 3);
+    }
+    std::optional<Type> t = parseType(type);
+    if (!t) {
+      typeNotFound(p.children[1], type);
+      return false;
+    }
+    if (out.variadic && *t != Type::Int) {
+      error(DiagKind::BadDefinition, p.children[1].range,
+            "only Int... collects the rest of the arguments")
+          .withHint("write (k Int...) and use (length k), (nth k i)");
+      return false;
+    }
+    out.type = out.variadic ? Type::Coord : *t;
+    return true;
+  }
+
+  void typeNotFound(const Node& at, std::string_view name) {
+    std::string best = closestMatch(name, {"Int", "Bool", "Real", "Node", "Port", "Coord"});
+    error(DiagKind::UnknownName, at.range, fmt::format("unknown type '{}'", name))
+        .withHint(best.empty() ? "the types are Int, Bool, Real, Node, Port and Coord"
+                               : fmt::format("did you mean '{}'?", best));
+  }
+
+  void header(const Node& form) {
+    std::string_view head = form.head();
+    Definition d;
+    d.range = form.range;
+    d.form = &form;
+    d.kind = head == "define-topology" ? DefKind::Topology
+             : head == "define-routing" ? DefKind::Routing
+                                         : DefKind::Function;
+    if (form.children.size() < 3) {
+      error(DiagKind::BadDefinition, form.range,
+            fmt::format("{} needs a name and a body", head))
+          .withHint(head == "define" ? "write (define (name (x Int)) Int body) or (define name value)"
+                                     : fmt::format("write ({} (Name (k Int)) ...)", head));
+      return;
+    }
+    const Node& sig = form.children[1];
+    if (sig.isSymbol() && d.kind == DefKind::Function) {
+      d.kind = DefKind::Constant;
+      d.name = sig.text;
+      d.nameRange = sig.range;
+    } else if (sig.isList() && !sig.children.empty() && sig.children[0].isSymbol()) {
+      d.name = sig.children[0].text;
+      d.nameRange = sig.children[0].range;
+      for (size_t i = 1; i < sig.children.size(); ++i) {
+        Param p;
+        if (!param(sig.children[i], p)) return;
+        if (p.variadic && i + 1 != sig.children.size()) {
+          error(DiagKind::BadDefinition, sig.children[i].range,
+                "a variadic parameter must come last");
+          return;
+        }
+        d.params.push_back(std::move(p));
+      }
+    } else {
+      error(DiagKind::BadDefinition, sig.range,
+            fmt::format("{} expects (name parameters...), got '{}'", head, ast::quote(sig)))
+          .withHint("write (define (f (x Int)) Int (+ x 1))");
+      return;
+    }
+    if (d.kind == DefKind::Function) {
+      if (form.children.size() < 4 || !form.children[2].isSymbol() ||
+          !parseType(form.children[2].text)) {
+        const Node& at = form.children.size() >= 4 ? form.children[2] : form;
+        error(DiagKind::BadDefinition, at.range,
+              fmt::format("function '{}' needs its result type before the body", d.name))
+            .withHint(fmt::format("write (define ({} ...) Int body)", d.name));
+        return;
+      }
+      d.result = *parseType(form.children[2].text);
+    }
+    if (d.kind == DefKind::Routing) {
+      if (!d.params.empty()) {
+        error(DiagKind::BadDefinition, sig.range,
+              "a routing takes no parameters; its body sees current, dest and source")
+            .withHint(fmt::format("write (define-routing ({}) body)", d.name));
+        return;
+      }
+      d.result = Type::Port;
+      // Implicit parameters, in this order, for every routing function.
+      d.params = {{"current", Type::Node}, {"dest", Type::Node}, {"source", Type::Node}};
+    }
+    if (std::optional<uint32_t> prev = table_.find(d.name)) {
+      error(DiagKind::DuplicateDefinition, d.nameRange, fmt::format("'{}' is defined twice", d.name))
+          .withHint("rename one of them")
+          .note(table_.defs[*prev].nameRange, "first defined here");
+      return;
+    }
+    if (builtins().count(d.name) || statements().count(d.name) || isSpecial(d.name)) {
+      error(DiagKind::DuplicateDefinition, d.nameRange,
+            fmt::format("'{}' is a built-in name and cannot be redefined", d.name))
+          .withHint("choose another name");
+      return;
+    }
+    table_.defs.push_back(std::move(d));
+  }
+
+  static bool isSpecial(std::string_view n) {
+    return n == "let" || n == "if" || n == "cond" || n == "and" || n == "or" || n == "sum" ||
+           n == "for" || n == "when" || n == "true" || n == "false" || n == "else";
+  }
+
+  // ---- bodies
+
+  void body(uint32_t index, size_t inlineFirst = 0) {
+    Definition& d = table_.defs[index];
+    if (d.checked) return;
+    d.checked = true;
+    scope_.clear();
+    nextSlot_ = 0;
+    maxSlot_ = 0;
+    current_ = d.kind;
+    for (const Param& p : d.params) bind(p.name, p.type);
+    const Node& form = *d.form;
+    size_t first = inlineFirst ? inlineFirst : d.kind == DefKind::Function ? 3 : 2;
+    Expr b;
+    if (d.kind == DefKind::Topology) {
+      b = sequence(form, first);
+    } else if (d.kind == DefKind::Routing) {
+      // A port expression, a (Hops e), or both.
+      const Node* route = nullptr;
+      for (size_t i = first; i < form.children.size(); ++i) {
+        const Node& c = form.children[i];
+        if (c.head() == "Hops" && c.children.size() == 2) {
+          Expr h = expr(c.children[1]);
+          expect(h, Type::Int, c.children[1]);
+          d.hops = std::move(h);
+        } else if (!route) {
+          route = &c;
+        } else {
+          error(DiagKind::BadDefinition, c.range,
+                fmt::format("routing '{}' has more than one port expression", d.name))
+              .withHint("combine the cases with cond");
+        }
+      }
+      if (route) {
+        b = expr(*route);
+        expect(b, Type::Port, *route);
+      } else if (!d.hops) {
+        error(DiagKind::BadDefinition, form.range,
+              fmt::format("routing '{}' gives neither a port nor (Hops ...)", d.name))
+            .withHint("its body computes (port dim dir) from current and dest");
+      } else {
+        d.hasRoute = false;
+        b = Expr{Op::Seq};
+        b.type = Type::Unit;
+      }
+    } else {
+      if (form.children.size() != first + 1) {
+        error(DiagKind::BadDefinition, form.range,
+              fmt::format("'{}' has {} body expressions; a function has exactly one", d.name,
+                          form.children.size() - first))
+            .withHint("combine them with let, if or cond");
+        return;
+      }
+      b = expr(form.children[first]);
+      if (d.kind == DefKind::Constant) d.result = b.type;
+      else expect(b, d.result, form.children[first]);
+    }
+    d.body = std::move(b);
+    d.frameSize = maxSlot_;
+  }
+
+  uint32_t bind(const std::string& name, Type t) {
+    uint32_t slot = nextSlot_++;
+    maxSlot_ = std::max(maxSlot_, nextSlot_);
+    scope_.push_back({name, slot, t});
+    return slot;
+  }
+  void unbind(size_t scopeSize, uint32_t slotMark) {
+    scope_.resize(scopeSize);
+    nextSlot_ = slotMark;
+  }
+
+  // Checks that e can be used where `want` is expected, converting Int to
+  // Real; reports a type error otherwise.
+  bool expect(Expr& e, Type want, const Node& at) {
+    if (e.type == Type::Error || want == Type::Error) return false;
+    if (e.type == want) return true;
+    if (integral(e.type) && integral(want)) return true;
+    if (integral(e.type) && want == Type::Real) {
+      Expr conv{Op::ToReal};
+      conv.type = Type::Real;
+      conv.range = e.range;
+      conv.kids.push_back(std::move(e));
+      e = std::move(conv);
+      return true;
+    }
+    error(DiagKind::TypeError, at.range,
+          fmt::format("expected {}, but '{}' is {}", typeName(want), ast::quote(at),
+                      typeName(e.type)))
+        .withHint(want == Type::Int && e.type == Type::Real
+                      ? "round with (int x) or use div for integer division"
+                      : "check the operator or the argument order");
+    return false;
+  }
+
+  Expr sequence(const Node& form, size_t first) {
+    Expr seq{Op::Seq};
+    seq.type = Type::Unit;
+    seq.range = form.range;
+    for (size_t i = first; i < form.children.size(); ++i) {
+      Expr s = statement(form.children[i]);
+      seq.kids.push_back(std::move(s));
+    }
+    return seq;
+  }
+
+  Expr statement(const Node& n) {
+    if (n.isError()) return errorExpr(n);
+    std::string_view h = n.head();
+    if (current_ == DefKind::Topology) {
+      if (h == "for") return forLoop(n, true);
+      if (h == "when") return when(n);
+      if (h == "let") return let(n, true);
+      auto it = statements().find(h);
+      if (it != statements().end()) return topologyStatement(n, it->second);
+    }
+    Expr e = expr(n);
+    if (e.type != Type::Error && e.type != Type::Unit) {
+      error(DiagKind::TypeError, n.range,
+            fmt::format("'{}' computes a value that is not used", ast::quote(n)))
+          .withHint("a topology body is made of (Nodes ...), (Link ...), (for ...) and (when ...)");
+      e.type = Type::Error;
+    }
+    return e;
+  }
+
+  Expr topologyStatement(const Node& n, Op op) {
+    Expr s{op};
+    s.type = Type::Unit;
+    s.range = n.range;
+    auto args = [&](size_t lo, size_t hi) {
+      size_t got = n.children.size() - 1;
+      if (got >= lo && got <= hi) return true;
+      error(DiagKind::WrongArity, n.range,
+            fmt::format("{} takes {} argument{}, got {}", n.head(),
+                        lo == hi ? std::to_string(lo) : fmt::format("{} to {}", lo, hi),
+                        hi == 1 ? "" : "s", got));
+      return false;
+    };
+    auto typed = [&](size_t i, Type t) {
+      Expr e = expr(n.children[i]);
+      expect(e, t, n.children[i]);
+      s.kids.push_back(std::move(e));
+    };
+    switch (op) {
+      case Op::StmtNodes:
+      case Op::StmtDiameter:
+        if (args(1, 1)) typed(1, Type::Int);
+        break;
+      case Op::StmtAverage:
+        if (args(1, 1)) typed(1, Type::Real);
+        break;
+      case Op::StmtRequire:  // (Require condition "message")
+        if (!args(2, 2)) break;
+        typed(1, Type::Bool);
+        if (n.children[2].kind != NodeKind::String) {
+          error(DiagKind::TypeError, n.children[2].range, "Require expects a message string");
+          s.type = Type::Error;
+        } else {
+          s.text = n.children[2].value;
+        }
+        break;
+      case Op::StmtRadices:
+        if (args(1, 1)) typed(1, Type::Coord);
+        break;
+      case Op::StmtRepresentatives:
+        if (args(1, 64))
+          for (size_t i = 1; i < n.children.size(); ++i) typed(i, Type::Node);
+        break;
+      case Op::StmtDimNames:
+      case Op::StmtDefaultRouting:
+        if (!args(1, op == Op::StmtDefaultRouting ? 1 : 256)) break;
+        for (size_t i = 1; i < n.children.size(); ++i) {
+          const Node& a = n.children[i];
+          bool ok = op == Op::StmtDimNames ? a.kind == NodeKind::String : a.isSymbol();
+          if (!ok) {
+            error(DiagKind::TypeError, a.range,
+                  fmt::format("{} expects {}, got '{}'", n.head(),
+                              op == Op::StmtDimNames ? "strings such as \"x\"" : "a routing name",
+                              ast::quote(a)));
+            s.type = Type::Error;
+            continue;
+          }
+          if (!s.text.empty()) s.text += '\0';
+          s.text += op == Op::StmtDimNames ? a.value : a.text;
+        }
+        break;
+      case Op::StmtLink:
+      case Op::StmtUniLink:
+        // (Link a b d) and (Link a b d wrap): endpoints, dimension, wrap flag.
+        if (!args(3, 4)) break;
+        typed(1, Type::Node);
+        typed(2, Type::Node);
+        typed(3, Type::Int);
+        if (n.children.size() == 5) typed(4, Type::Bool);
+        break;
+      default: break;
+    }
+    return s;
+  }
+
+  Expr forLoop(const Node& n, bool asStatement) {
+    // (for (i a to b) body...) and (sum (i a to b) e)
+    std::string_view h = n.head();
+    if (n.children.size() < 3 || !n.children[1].isList() || n.children[1].children.size() != 2 ||
+        !n.children[1].children[0].isSymbol() ||
+        n.children[1].children[1].kind != NodeKind::Range) {
+      error(DiagKind::BadDefinition, n.range,
+            fmt::format("{} is written ({} (i 0 to (- k 1)) ...)", h, h))
+          .withHint("the loop variable and an inclusive range, then the body");
+      return errorExpr(n);
+    }
+    const Node& header = n.children[1];
+    const Node& range = header.children[1];
+    Expr from = expr(range.children[0]);
+    expect(from, Type::Int, range.children[0]);
+    Expr to = expr(range.children[1]);
+    expect(to, Type::Int, range.children[1]);
+    size_t mark = scope_.size();
+    uint32_t slotMark = nextSlot_;
+    Expr loop{asStatement ? Op::For : Op::Sum};
+    loop.range = n.range;
+    loop.i = bind(header.children[0].text, Type::Int);
+    loop.kids.push_back(std::move(from));
+    loop.kids.push_back(std::move(to));
+    if (asStatement) {
+      loop.kids.push_back(sequence(n, 2));
+      loop.type = Type::Unit;
+    } else {
+      if (n.children.size() != 3) {
+        error(DiagKind::WrongArity, n.range, "sum takes a range and one expression");
+        unbind(mark, slotMark);
+        return errorExpr(n);
+      }
+      Expr body = expr(n.children[2]);
+      loop.type = body.type == Type::Real ? Type::Real : Type::Int;
+      expect(body, loop.type, n.children[2]);
+      loop.kids.push_back(std::move(body));
+    }
+    unbind(mark, slotMark);
+    return loop;
+  }
+
+  Expr when(const Node& n) {
+    if (n.children.size() < 3) {
+      error(DiagKind::WrongArity, n.range, "when takes a condition and statements");
+      return errorExpr(n);
+    }
+    Expr cond = expr(n.children[1]);
+    expect(cond, Type::Bool, n.children[1]);
+    Expr w{Op::When};
+    w.type = Type::Unit;
+    w.range = n.range;
+    w.kids.push_back(std::move(cond));
+    w.kids.push_back(sequence(n, 2));
+    return w;
+  }
+
+  Expr let(const Node& n, bool asStatement) {
+    if (n.children.size() < 3 || !n.children[1].isList()) {
+      error(DiagKind::BadDefinition, n.range, "let is written (let ((x e) (y e)) body)");
+      return errorExpr(n);
+    }
+    size_t mark = scope_.size();
+    uint32_t slotMark = nextSlot_;
+    // Nested Lets, one per binding: each sees the previous ones.
+    std::vector<Expr> inits;
+    std::vector<uint32_t> slots;
+    for (const Node& b : n.children[1].children) {
+      if (!b.isList() || b.children.size() != 2 || !b.children[0].isSymbol()) {
+        error(DiagKind::BadDefinition, b.range,
+              fmt::format("a let binding is written (name value), got '{}'", ast::quote(b)));
+        unbind(mark, slotMark);
+        return errorExpr(n);
+      }
+      Expr init = expr(b.children[1]);
+      Type t = init.type;
+      slots.push_back(bind(b.children[0].text, t));
+      inits.push_back(std::move(init));
+    }
+    Expr body;
+    if (asStatement) {
+      body = sequence(n, 2);
+    } else if (n.children.size() != 3) {
+      error(DiagKind::WrongArity, n.range, "let in an expression has exactly one body expression");
+      unbind(mark, slotMark);
+      return errorExpr(n);
+    } else {
+      body = expr(n.children[2]);
+    }
+    for (size_t k = inits.size(); k-- > 0;) {
+      Expr l{Op::Let};
+      l.range = n.range;
+      l.i = slots[k];
+      l.type = body.type;
+      l.kids.push_back(std::move(inits[k]));
+      l.kids.push_back(std::move(body));
+      body = std::move(l);
+    }
+    unbind(mark, slotMark);
+    return body;
+  }
+
+  Expr expr(const Node& n) {
+    switch (n.kind) {
+      case NodeKind::Error: return errorExpr(n);
+      case NodeKind::Integer: {
+        Expr e{Op::ConstInt};
+        e.type = Type::Int;
+        e.range = n.range;
+        e.i = n.number.num();
+        return e;
+      }
+      case NodeKind::Real: {
+        Expr e{Op::ConstReal};
+        e.type = Type::Real;
+        e.range = n.range;
+        e.real = n.number;
+        return e;
+      }
+      case NodeKind::Symbol: return symbol(n);
+      case NodeKind::List: return list(n);
+      default:
+        error(DiagKind::TypeError, n.range,
+              fmt::format("{} '{}' cannot be used in an expression", ast::kindName(n.kind),
+                          ast::quote(n)))
+            .withHint(n.kind == NodeKind::Quantity
+                          ? "expressions compute with Int, Real, Bool, Node, Port and Coord; "
+                            "give quantities as parameters"
+                          : "expressions compute with Int, Real, Bool, Node, Port and Coord");
+        return errorExpr(n);
+    }
+  }
+
+  Expr symbol(const Node& n) {
+    if (n.text == "true" || n.text == "false") {
+      Expr e{Op::ConstBool};
+      e.type = Type::Bool;
+      e.range = n.range;
+      e.i = n.text == "true";
+      return e;
+    }
+    for (size_t k = scope_.size(); k-- > 0;) {
+      if (scope_[k].name == n.text) {
+        Expr e{Op::Var};
+        e.type = scope_[k].type;
+        e.range = n.range;
+        e.i = scope_[k].slot;
+        return e;
+      }
+    }
+    if (std::optional<uint32_t> def = table_.find(n.text)) {
+      const Definition& d = table_.defs[*def];
+      if (d.kind == DefKind::Constant) return call(n, *def, {});
+    }
+    unknownName(n, n.text);
+    return errorExpr(n);
+  }
+
+  void unknownName(const Node& at, std::string_view name) {
+    std::vector<std::string_view> names;
+    for (const Var& v : scope_) names.push_back(v.name);
+    for (const Definition& d : table_.defs)
+      if (d.kind == DefKind::Function || d.kind == DefKind::Constant) names.push_back(d.name);
+    for (const auto& [k, v] : builtins()) names.push_back(k);
+    std::string best = closestMatch(name, names);
+    error(DiagKind::UnknownName, at.range, fmt::format("unknown name '{}'", name))
+        .withHint(best.empty() ? "define it with (define ...) or bind it with let"
+                               : fmt::format("did you mean '{}'?", best));
+  }
+
+  Expr call(const Node& n, uint32_t index, const std::vector<const Node*>& argNodes) {
+    // Check the callee first so that its result type is known (recursion
+    // sees the declared result type).
+    const Definition& d = table_.defs[index];
+    Expr e{Op::Call};
+    e.range = n.range;
+    e.i = index;
+    e.type = d.result;
+    if (d.kind == DefKind::Constant && !d.checked) {
+      // Constants are typed by their value: check it now.
+      auto saved = std::make_tuple(scope_, nextSlot_, maxSlot_, current_);
+      body(index);
+      std::tie(scope_, nextSlot_, maxSlot_, current_) = saved;
+      e.type = table_.defs[index].result;
+    }
+    if (d.kind == DefKind::Topology || d.kind == DefKind::Routing) {
+      error(DiagKind::TypeError, n.range,
+            fmt::format("'{}' is a {} and cannot be called in an expression", d.name,
+                        d.kind == DefKind::Topology ? "topology" : "routing"));
+      return errorExpr(n);
+    }
+    return callArgs(n, index, argNodes);
+  }
+
+  Expr callArgs(const Node& n, uint32_t index, const std::vector<const Node*>& argNodes) {
+    const Definition& d = table_.defs[index];
+    Expr e{Op::Call};
+    e.range = n.range;
+    e.i = index;
+    e.type = d.result;
+    bool variadic = !d.params.empty() && d.params.back().variadic;
+    size_t fixed = variadic ? d.params.size() - 1 : d.params.size();
+    if (argNodes.size() < fixed || (!variadic && argNodes.size() != fixed)) {
+      error(DiagKind::WrongArity, n.range,
+            fmt::format("'{}' takes {}{} argument{}, got {}", d.name, variadic ? "at least " : "",
+                        fixed, fixed == 1 ? "" : "s", argNodes.size()))
+          .note(d.nameRange, "defined here");
+      return errorExpr(n);
+    }
+    bool ok = true;
+    for (size_t i = 0; i < fixed; ++i) {
+      Expr a = expr(*argNodes[i]);
+      ok &= expect(a, d.params[i].type, *argNodes[i]);
+      e.kids.push_back(std::move(a));
+    }
+    if (variadic) {
+      Expr rest{Op::MakeCoord};
+      rest.type = Type::Coord;
+      rest.range = n.range;
+      for (size_t i = fixed; i < argNodes.size(); ++i) {
+        Expr a = expr(*argNodes[i]);
+        ok &= expect(a, Type::Int, *argNodes[i]);
+        rest.kids.push_back(std::move(a));
+      }
+      e.kids.push_back(std::move(rest));
+    }
+    if (!ok) e.type = Type::Error;
+    return e;
+  }
+
+  Expr list(const Node& n) {
+    if (n.children.empty() || !n.children[0].isSymbol()) {
+      error(DiagKind::TypeError, n.range,
+            fmt::format("'{}' is not an expression: a call starts with a name", ast::quote(n)))
+          .withHint("write (f x y), (+ a b), (if c a b)");
+      return errorExpr(n);
+    }
+    std::string_view h = n.head();
+    std::vector<const Node*> args;
+    for (size_t i = 1; i < n.children.size(); ++i) args.push_back(&n.children[i]);
+    if (h == "let") return let(n, false);
+    if (h == "if") return ifExpr(n);
+    if (h == "cond") return cond(n);
+    if (h == "and" || h == "or") return logic(n, h == "and" ? Op::And : Op::Or);
+    if (h == "sum") return forLoop(n, false);
+    if (std::optional<uint32_t> def = table_.find(h)) return call(n, *def, args);
+    auto it = builtins().find(h);
+    if (it != builtins().end()) return builtin(n, it->second, args);
+    if (statements().count(h) || h == "for" || h == "when") {
+      error(DiagKind::TypeError, n.range,
+            fmt::format("'{}' is a statement of topology bodies, not an expression", h))
+          .withHint("use it inside (define-topology ...)");
+      return errorExpr(n);
+    }
+    unknownName(n.children[0], h);
+    return errorExpr(n);
+  }
+
+  Expr ifExpr(const Node& n) {
+    if (n.children.size() != 4) {
+      error(DiagKind::WrongArity, n.range, "if takes a condition, a then and an else expression")
+          .withHint("write (if c a b); for several cases use cond");
+      return errorExpr(n);
+    }
+    Expr c = expr(n.children[1]);
+    expect(c, Type::Bool, n.children[1]);
+    Expr a = expr(n.children[2]);
+    Expr b = expr(n.children[3]);
+    Expr e{Op::If};
+    e.range = n.range;
+    e.type = unify(a, b, n.children[2], n.children[3]);
+    if (c.type == Type::Error) e.type = Type::Error;
+    e.kids.push_back(std::move(c));
+    e.kids.push_back(std::move(a));
+    e.kids.push_back(std::move(b));
+    return e;
+  }
+
+  Type unify(Expr& a, Expr& b, const Node& an, const Node& bn) {
+    if (a.type == Type::Error || b.type == Type::Error) return Type::Error;
+    if (a.type == b.type) return a.type;
+    if (integral(a.type) && integral(b.type)) return Type::Int;
+    if (numeric(a.type) && numeric(b.type)) {
+      expect(a, Type::Real, an);
+      expect(b, Type::Real, bn);
+      return Type::Real;
+    }
+    error(DiagKind::TypeError, bn.range,
+          fmt::format("the branches differ: '{}' is {} but '{}' is {}", ast::quote(an),
+                      typeName(a.type), ast::quote(bn), typeName(b.type)))
+        .withHint("both branches must have the same type");
+    return Type::Error;
+  }
+
+  // cond becomes nested Ifs; the last clause must be (else e).
+  Expr cond(const Node& n) {
+    if (n.children.size() < 2 || n.children.back().head() != "else" ||
+        n.children.back().children.size() != 2) {
+      error(DiagKind::BadDefinition, n.range, "cond needs clauses (c e) and a final (else e)")
+          .withHint("write (cond ((< x 0) -1) ((> x 0) 1) (else 0))");
+      return errorExpr(n);
+    }
+    Expr result = expr(n.children.back().children[1]);
+    const Node* resultNode = &n.children.back().children[1];
+    for (size_t i = n.children.size() - 1; i-- > 1;) {
+      const Node& clause = n.children[i];
+      if (!clause.isList() || clause.children.size() != 2) {
+        error(DiagKind::BadDefinition, clause.range,
+              fmt::format("a cond clause is (condition value), got '{}'", ast::quote(clause)));
+        return errorExpr(n);
+      }
+      Expr c = expr(clause.children[0]);
+      expect(c, Type::Bool, clause.children[0]);
+      Expr v = expr(clause.children[1]);
+      Expr e{Op::If};
+      e.range = clause.range;
+      e.type = unify(v, result, clause.children[1], *resultNode);
+      if (c.type == Type::Error) e.type = Type::Error;
+      e.kids.push_back(std::move(c));
+      e.kids.push_back(std::move(v));
+      e.kids.push_back(std::move(result));
+      result = std::move(e);
+      resultNode = &clause;
+    }
+    return result;
+  }
+
+  Expr logic(const Node& n, Op op) {
+    if (n.children.size() < 3) {
+      error(DiagKind::WrongArity, n.range, fmt::format("{} takes at least two conditions", n.head()));
+      return errorExpr(n);
+    }
+    Expr e{op};
+    e.range = n.range;
+    e.type = Type::Bool;
+    for (size_t i = 1; i < n.children.size(); ++i) {
+      Expr k = expr(n.children[i]);
+      if (!expect(k, Type::Bool, n.children[i])) e.type = Type::Error;
+      e.kids.push_back(std::move(k));
+    }
+    return e;
+  }
+
+  Expr builtin(const Node& n, Builtin b, const std::vector<const Node*>& args) {
+    int got = static_cast<int>(args.size());
+    bool unaryMinus = b.op == Op::Sub && got == 1;
+    if ((b.arity >= 0 && got != b.arity) || (b.arity < 0 && got < 2 && !unaryMinus &&
+                                              b.op != Op::MakeCoord)) {
+      error(DiagKind::WrongArity, n.range,
+            fmt::format("'{}' takes {} argument{}, got {}", n.head(),
+                        b.arity < 0 ? std::string("at least 2") : std::to_string(b.arity),
+                        b.arity == 1 ? "" : "s", got));
+      return errorExpr(n);
+    }
+    Expr e{unaryMinus ? Op::Neg : b.op};
+    e.range = n.range;
+    std::vector<Expr> kids;
+    for (const Node* a : args) kids.push_back(expr(*a));
+    for (const Expr& k : kids)
+      if (k.type == Type::Error) return errorExpr(n);
+    auto need = [&](size_t i, Type t) { return expect(kids[i], t, *args[i]); };
+    bool ok = true;
+    switch (e.op) {
+      case Op::Add: case Op::Sub: case Op::Mul: case Op::Min: case Op::Max: case Op::Neg:
+      case Op::Abs: {
+        bool real = false;
+        for (size_t i = 0; i < kids.size(); ++i) {
+          if (!numeric(kids[i].type)) ok = need(i, Type::Int);
+          real |= kids[i].type == Type::Real;
+        }
+        if (real)
+          for (size_t i = 0; i < kids.size(); ++i) ok &= need(i, Type::Real);
+        e.type = real ? Type::Real : Type::Int;
+        break;
+      }
+      case Op::Div:
+        ok = need(0, Type::Real) && need(1, Type::Real);
+        e.type = Type::Real;
+        break;
+      case Op::IntDiv: case Op::Mod: case Op::BitAnd: case Op::BitOr: case Op::BitXor:
+      case Op::Shl: case Op::Shr:
+        ok = need(0, Type::Int) && need(1, Type::Int);
+        e.type = Type::Int;
+        break;
+      case Op::BitNot: case Op::Popcount: case Op::LowestSetBit:
+        ok = need(0, Type::Int);
+        e.type = Type::Int;
+        break;
+      case Op::Bit:
+        ok = need(0, Type::Int) && need(1, Type::Int);
+        e.type = Type::Bool;
+        break;
+      case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: {
+        bool real = kids[0].type == Type::Real || kids[1].type == Type::Real;
+        ok = need(0, real ? Type::Real : Type::Int) && need(1, real ? Type::Real : Type::Int);
+        e.type = Type::Bool;
+        break;
+      }
+      case Op::Eq: case Op::Ne:
+        if (numeric(kids[0].type) && numeric(kids[1].type)) {
+          bool real = kids[0].type == Type::Real || kids[1].type == Type::Real;
+          ok = !real || (need(0, Type::Real) && need(1, Type::Real));
+        } else {
+          ok = need(1, kids[0].type);
+        }
+        e.type = Type::Bool;
+        break;
+      case Op::Not:
+        ok = need(0, Type::Bool);
+        e.type = Type::Bool;
+        break;
+      case Op::Length: case Op::Product:
+        ok = need(0, Type::Coord);
+        e.type = Type::Int;
+        break;
+      case Op::Nth:
+        ok = need(0, Type::Coord) && need(1, Type::Int);
+        e.type = Type::Int;
+        break;
+      case Op::MakeCoord:
+        for (size_t i = 0; i < kids.size(); ++i) ok &= need(i, Type::Int);
+        e.type = Type::Coord;
+        break;
+      case Op::Repeat:  // (repeat value count)
+        ok = need(0, Type::Int) && need(1, Type::Int);
+        e.type = Type::Coord;
+        break;
+      case Op::Wraps:  // (wraps d): does dimension d have wrap-around links?
+      case Op::HasDim:  // (has-dim d): does any port use dimension d?
+        ok = need(0, Type::Int);
+        e.type = Type::Bool;
+        break;
+      case Op::NodeCount: case Op::DimCount:
+        e.type = Type::Int;
+        break;
+      case Op::Radix:
+        ok = need(0, Type::Int);
+        e.type = Type::Int;
+        break;
+      case Op::CoordOf:
+        ok = need(0, Type::Node) && need(1, Type::Int);
+        e.type = Type::Int;
+        break;
+      case Op::Neighbor:  // (neighbor n d delta): n moved by delta along d, wrapping
+        ok = need(0, Type::Node) && need(1, Type::Int) && need(2, Type::Int);
+        e.type = Type::Node;
+        break;
+      case Op::MakePort:  // (port d dir)
+        ok = need(0, Type::Int) && need(1, Type::Int);
+        e.type = Type::Port;
+        break;
+      case Op::PortDim: case Op::PortDir:
+        ok = need(0, Type::Port);
+        e.type = Type::Int;
+        break;
+      case Op::ToReal:
+        ok = need(0, Type::Real);
+        e.type = Type::Real;
+        break;
+      case Op::ToNode:
+        ok = need(0, Type::Int);
+        e.type = Type::Node;
+        break;
+      case Op::ToInt:
+        ok = numeric(kids[0].type) || need(0, Type::Real);
+        e.type = Type::Int;
+        break;
+      case Op::Linked:
+        ok = need(0, Type::Node) && need(1, Type::Node);
+        e.type = Type::Bool;
+        break;
+      default: break;
+    }
+    if (!ok) return errorExpr(n);
+    e.kids = std::move(kids);
+    return e;
+  }
+
+  DefinitionTable& table_;
+  DiagnosticEngine& diags_;
+  std::vector<Var> scope_;
+  uint32_t nextSlot_ = 0;
+  uint32_t maxSlot_ = 0;
+  DefKind current_ = DefKind::Function;
+};
+
+}  // namespace
+
+DefinitionTable checkDefinitions(const ast::Program& program, DiagnosticEngine& diags) {
+  DefinitionTable table;
+  Checker checker(table, diags);
+  checker.collect(program);
+  checker.checkBodies();
+  return table;
+}
+
+std::optional<uint32_t> addInlineTopology(DefinitionTable& table, const ast::Node& form,
+                                          DiagnosticEngine& diags) {
+  return Checker(table, diags).inlineTopology(form);
+}
+
+std::optional<std::vector<Expr>> checkArguments(DefinitionTable& table, const ast::Node& callNode,
+                                                uint32_t def, DiagnosticEngine& diags) {
+  return Checker(table, diags).arguments(callNode, def);
+}
+
+}  // namespace ndl::sema
