@@ -124,6 +124,7 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
       auto& active = net.activeList();
       size_t keep = 0;
       router_ticks += net.routers();
+      if (options.reverse_router_order) std::reverse(active.begin(), active.end());
       for (size_t i = 0; i < active.size(); ++i) {
         const int32_t r = active[i];
         if (sources.pending(r)) sources.inject(r, c, store, stats, net);
@@ -239,7 +240,7 @@ Results Simulator::run(const RunOptions& options) {
   out.router_clocks = s.router_ticks;
   out.flit_hops = s.flit_hops;
   s.stats.finish(out.cycles, s.net.flitsInNetwork(), s.net.collisions(),
-                 s.sources.queuedMessages(), out);
+                 s.sources.queuedMessages(), static_cast<int64_t>(s.store.messages.live()), out);
   if (out.status == RunStatus::kOk && out.messages.refused > 0) {
     out.status = RunStatus::kInjectionQueueFull;
     out.status_message = fmt::format(

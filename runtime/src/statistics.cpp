@@ -107,13 +107,15 @@ void Statistics::sample(int64_t end_cycle, int64_t flits_in_network) {
 
 void Statistics::finish(int64_t cycles, int64_t flits_in_network,
                         const std::vector<int64_t>& collisions, int64_t queued_messages,
-                        Results& out) {
+                        int64_t live_messages, Results& out) {
   if (series_.empty() || series_.back().end_cycle < cycles) sample(cycles, flits_in_network);
   out.sampling_interval_clocks = interval_;
   out.messages = {created_, delivered_, dropped_, refused_, inFlight(), queued_messages};
   out.packets = {packets_created_, packets_delivered_, packets_dropped_,
                  packets_created_ - packets_delivered_ - packets_dropped_};
-  out.conserved = out.messages.in_flight >= 0 && out.packets.in_flight >= 0 &&
+  // created = delivered + dropped + refused + in flight, where "in flight" is counted twice
+  // independently: from these counters and from the messages the simulator still holds.
+  out.conserved = out.messages.in_flight == live_messages && out.packets.in_flight >= 0 &&
                   out.messages.queued <= out.messages.in_flight;
 
   Counters end = window_closed_ ? at_close_ : total_;

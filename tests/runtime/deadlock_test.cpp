@@ -36,6 +36,7 @@ TEST(Deadlock, DetectedAndReportedOnRingWithOneVc) {
   // Still conserved, and whatever was measured is in the results.
   EXPECT_EQ(r.messages.created,
             r.messages.delivered + r.messages.dropped + r.messages.refused + r.messages.in_flight);
+  EXPECT_TRUE(r.conserved);
 }
 
 TEST(Deadlock, DropRemovesBlockedPacketsAndEverythingDrains) {
@@ -52,6 +53,7 @@ TEST(Deadlock, DropRemovesBlockedPacketsAndEverythingDrains) {
   EXPECT_EQ(r.packets.in_flight, 0);
   EXPECT_EQ(r.messages.created, r.messages.delivered + r.messages.dropped + r.messages.refused);
   EXPECT_EQ(r.packets.created, r.packets.delivered + r.packets.dropped);
+  EXPECT_TRUE(r.conserved);
   int64_t dropped_at_nodes = 0;
   for (const NodeRow& n : r.per_node) dropped_at_nodes += n.dropped_packets;
   EXPECT_EQ(dropped_at_nodes, r.packets.dropped);

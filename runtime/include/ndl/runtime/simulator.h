@@ -16,6 +16,9 @@ struct RunOptions {
   // Stop condition used when none of creation_max, measured_messages and
   // time_limit_clocks is set.
   int64_t default_time_limit_clocks = 100000;
+  // Visit active routers in the reverse order. Results must not change: the cycle is
+  // two-phase. For tests of exactly that.
+  bool reverse_router_order = false;
 };
 
 class Simulator {

@@ -38,8 +38,10 @@ class Statistics {
   bool windowClosed() const { return window_closed_; }
 
   // Writes every statistic into `out`; `collisions` are the per-router counters.
+  // `live_messages`: messages the simulator still holds, counted apart from these statistics,
+  // for the conservation check.
   void finish(int64_t cycles, int64_t flits_in_network, const std::vector<int64_t>& collisions,
-              int64_t queued_messages, Results& out);
+              int64_t queued_messages, int64_t live_messages, Results& out);
 
  private:
   struct Counters {
