@@ -56,8 +56,8 @@ int main(int argc, char** argv) {
 
   SimParams p;
   p.flow_control = flow == "VirtualCutThrough" ? FlowControl::kVirtualCutThrough
-                   : flow == "StoreAndForward"  ? FlowControl::kStoreAndForward
-                                                : FlowControl::kWormhole;
+                   : flow == "StoreAndForward" ? FlowControl::kStoreAndForward
+                                               : FlowControl::kWormhole;
   p.channel_width_bits = 32;
   p.packet_flits = 8;
   p.header_flits = 2;
@@ -93,10 +93,11 @@ int main(int argc, char** argv) {
              r.flit_hops / cpu / 1e6);
   fmt::print("  accepted {:.4f} flits/node/clock, mean network latency {:.2f} clocks\n",
              r.accepted_flits_per_node_cycle, r.network_latency.mean);
-  fmt::print("  memory: network state {:.0f} B/node, peak RSS growth {:.0f} B/node "
-             "(description {:.0f}, built {:.0f}, after run {:.0f})\n",
-             sim.networkStateBytes() / nodes, (hwm - rss_before) * 1024.0 / nodes,
-             (rss_desc - rss_before) * 1024.0 / nodes, (rss_built - rss_before) * 1024.0 / nodes,
-             (statusKb("VmRSS") - rss_before) * 1024.0 / nodes);
+  fmt::print(
+      "  memory: network state {:.0f} B/node, peak RSS growth {:.0f} B/node "
+      "(description {:.0f}, built {:.0f}, after run {:.0f})\n",
+      sim.networkStateBytes() / nodes, (hwm - rss_before) * 1024.0 / nodes,
+      (rss_desc - rss_before) * 1024.0 / nodes, (rss_built - rss_before) * 1024.0 / nodes,
+      (statusKb("VmRSS") - rss_before) * 1024.0 / nodes);
   return 0;
 }

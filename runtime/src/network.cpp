@@ -28,8 +28,8 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   header_delay_ = params.router_delay_clocks;
   if (params.router_frequency_hz > 0 && params.router_frequency_hz != params.network_frequency_hz) {
     // The header delay is counted in router clocks; the simulation runs in link clocks.
-    const double link_clocks = params.router_delay_clocks * params.network_frequency_hz /
-                               params.router_frequency_hz;
+    const double link_clocks =
+        params.router_delay_clocks * params.network_frequency_hz / params.router_frequency_hz;
     header_delay_ = static_cast<int32_t>(std::ceil(link_clocks - 1e-9));
   }
 
@@ -45,9 +45,9 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
           fmt::format("node {} has {} ports; the runtime supports {}", r, deg, kMaxPorts - 1));
     }
     if (deg * vcs_ + inj_vcs_ > kMaxLocalVcs) {
-      throw std::invalid_argument(fmt::format(
-          "node {} needs {} input VCs; the runtime supports {} per router", r,
-          deg * vcs_ + inj_vcs_, kMaxLocalVcs));
+      throw std::invalid_argument(
+          fmt::format("node {} needs {} input VCs; the runtime supports {} per router", r,
+                      deg * vcs_ + inj_vcs_, kMaxLocalVcs));
     }
     degree_[r] = deg;
     port_begin_[r] = ports;
@@ -73,9 +73,10 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
         ports_[g].down_router = port.peer_node;
         const int32_t delay = port.delay_clocks > 0 ? port.delay_clocks : params.link_delay_clocks;
         if (delay > kMaxLinkDelay) {
-          throw std::invalid_argument(fmt::format("node {} port {}: link delay {} clocks is above "
-                                                  "the runtime's limit of {}",
-                                                  r, p, delay, kMaxLinkDelay));
+          throw std::invalid_argument(
+              fmt::format("node {} port {}: link delay {} clocks is above "
+                          "the runtime's limit of {}",
+                          r, p, delay, kMaxLinkDelay));
         }
         ports_[g].link_delay = static_cast<uint8_t>(delay);
         horizon = std::max(horizon, delay);
@@ -166,8 +167,7 @@ size_t Network::stateBytes() const {
   auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
   return bytes(degree_) + bytes(port_begin_) + bytes(vc_begin_) + bytes(ovc_begin_) +
          bytes(nonempty_) + bytes(collisions_) + bytes(is_active_) + bytes(active_) +
-         bytes(ports_) + bytes(ivc_) + bytes(flits_) + bytes(credits_) +
-         bytes(owned_);
+         bytes(ports_) + bytes(ivc_) + bytes(flits_) + bytes(credits_) + bytes(owned_);
 }
 
 }  // namespace ndl::rt

@@ -86,8 +86,7 @@ std::string validate(const NetworkDesc& desc) {
       const PortDesc& port = ports[p];
       if (port.peer_node < 0) continue;
       if (port.peer_node >= n) {
-        return fmt::format("node {} port {} links to node {}, out of range", u, p,
-                           port.peer_node);
+        return fmt::format("node {} port {} links to node {}, out of range", u, p, port.peer_node);
       }
       const auto& peer_ports = desc.nodes[port.peer_node].ports;
       if (port.peer_port < 0 || port.peer_port >= static_cast<int32_t>(peer_ports.size())) {
@@ -99,12 +98,11 @@ std::string validate(const NetworkDesc& desc) {
         return fmt::format("node {} port {} and node {} port {} do not link back", u, p,
                            port.peer_node, port.peer_port);
       }
-      const bool ok = (port.direction == LinkDirection::kBidirectional &&
-                       back.direction == LinkDirection::kBidirectional) ||
-                      (port.direction == LinkDirection::kOutOnly &&
-                       back.direction == LinkDirection::kInOnly) ||
-                      (port.direction == LinkDirection::kInOnly &&
-                       back.direction == LinkDirection::kOutOnly);
+      const bool ok =
+          (port.direction == LinkDirection::kBidirectional &&
+           back.direction == LinkDirection::kBidirectional) ||
+          (port.direction == LinkDirection::kOutOnly && back.direction == LinkDirection::kInOnly) ||
+          (port.direction == LinkDirection::kInOnly && back.direction == LinkDirection::kOutOnly);
       if (!ok) return fmt::format("node {} port {}: link directions disagree", u, p);
       if (port.delay_clocks < 0) return fmt::format("node {} port {}: negative delay", u, p);
     }

@@ -19,9 +19,10 @@ bool writeText(const std::string& text, const std::string& path, std::string* er
 }
 
 std::string latencyLine(const char* name, const LatencySummary& s, double ns) {
-  return fmt::format("  {:<22} mean {:>10.2f}  p50 {:>8}  p99 {:>8}  max {:>8} clocks  "
-                     "(mean {:.1f} ns)\n",
-                     name, s.mean, s.p50, s.p99, s.max, s.mean * ns);
+  return fmt::format(
+      "  {:<22} mean {:>10.2f}  p50 {:>8}  p99 {:>8}  max {:>8} clocks  "
+      "(mean {:.1f} ns)\n",
+      name, s.mean, s.p50, s.p99, s.max, s.mean * ns);
 }
 
 }  // namespace
@@ -31,11 +32,12 @@ std::string formatReport(const Results& r) {
   std::string s;
   s += fmt::format("NDL {} simulation: {} ({} nodes, {} links, diameter {}, avg distance {:.3f})\n",
                    r.ndl_version, r.topology_name, r.nodes, r.links, r.diameter, r.avg_distance);
-  s += fmt::format("  {}, {} VC(s) x {} flits, {} injection VC(s), packet {} flits, "
-                   "router delay {} clocks, routing {}, deadlock handling {}\n",
-                   flowControlName(p.flow_control), p.virtual_channels, p.buffer_flits,
-                   p.injection_virtual_channels, p.packet_flits, p.router_delay_clocks,
-                   routingName(p), deadlockName(p.deadlock));
+  s += fmt::format(
+      "  {}, {} VC(s) x {} flits, {} injection VC(s), packet {} flits, "
+      "router delay {} clocks, routing {}, deadlock handling {}\n",
+      flowControlName(p.flow_control), p.virtual_channels, p.buffer_flits,
+      p.injection_virtual_channels, p.packet_flits, p.router_delay_clocks, routingName(p),
+      deadlockName(p.deadlock));
   s += fmt::format("  traffic {}, seed {}\n",
                    p.pattern == TrafficPattern::kCustom && !p.pattern_name.empty()
                        ? std::string_view(p.pattern_name)
@@ -46,11 +48,10 @@ std::string formatReport(const Results& r) {
   s += fmt::format("time: {} clocks = {:.1f} ns simulated, {:.2f} s wall\n", r.cycles,
                    r.simulated_time_ns, r.wall_seconds);
   s += fmt::format("messages: created {}, delivered {}, dropped {}, refused {}, in flight {}\n",
-                   r.messages.created, r.messages.delivered, r.messages.dropped,
-                   r.messages.refused, r.messages.in_flight);
+                   r.messages.created, r.messages.delivered, r.messages.dropped, r.messages.refused,
+                   r.messages.in_flight);
   s += fmt::format("packets:  created {}, delivered {}, dropped {}, in flight {}\n",
-                   r.packets.created, r.packets.delivered, r.packets.dropped,
-                   r.packets.in_flight);
+                   r.packets.created, r.packets.delivered, r.packets.dropped, r.packets.in_flight);
   s += fmt::format("conservation: {}\n", r.conserved ? "holds" : "VIOLATED");
   s += fmt::format("measured: {} messages arriving in clocks [{}, {})\n", r.measured_messages,
                    r.window_start_cycle, r.window_end_cycle);
@@ -64,11 +65,11 @@ std::string formatReport(const Results& r) {
   s += fmt::format("collisions: total {}, per packet {:.3f}, per message {:.3f}\n",
                    r.collisions_total, r.collisions_per_packet, r.collisions_per_message);
   if (r.steady_state.batches > 0) {
-    s += fmt::format("steady state: {}, {} leading messages truncated, mean message latency "
-                     "{:.2f} +/- {:.2f} clocks (95%, {} batch means)\n",
-                     r.steady_state.detected ? "detected" : "not detected",
-                     r.steady_state.truncated, r.steady_state.mean,
-                     r.steady_state.ci95_half_width, r.steady_state.batches);
+    s += fmt::format(
+        "steady state: {}, {} leading messages truncated, mean message latency "
+        "{:.2f} +/- {:.2f} clocks (95%, {} batch means)\n",
+        r.steady_state.detected ? "detected" : "not detected", r.steady_state.truncated,
+        r.steady_state.mean, r.steady_state.ci95_half_width, r.steady_state.batches);
   } else {
     s += "steady state: too few measured messages for batch means\n";
   }
@@ -80,10 +81,11 @@ std::string formatReport(const Results& r) {
     }
   }
   for (const PairRow& pr : r.pairs) {
-    s += fmt::format("pair {} -> {}: {} messages, network mean {:.2f} p99 {}, message mean "
-                     "{:.2f} p99 {} clocks\n",
-                     pr.src, pr.dst, pr.network.count, pr.network.mean, pr.network.p99,
-                     pr.message.mean, pr.message.p99);
+    s += fmt::format(
+        "pair {} -> {}: {} messages, network mean {:.2f} p99 {}, message mean "
+        "{:.2f} p99 {} clocks\n",
+        pr.src, pr.dst, pr.network.count, pr.network.mean, pr.network.p99, pr.message.mean,
+        pr.message.p99);
   }
   return s;
 }
@@ -98,10 +100,11 @@ std::string formatDataOutput(const Results& r) {
   s += "[summary]\n";
   s += fmt::format("topology\t{}\nnodes\t{}\nstatus\t{}\ncycles\t{}\ncycle_ns\t{}\n",
                    r.topology_name, r.nodes, runStatusName(r.status), r.cycles, r.cycle_ns);
-  s += fmt::format("messages_created\t{}\nmessages_delivered\t{}\nmessages_dropped\t{}\n"
-                   "messages_refused\t{}\nmessages_in_flight\t{}\n",
-                   r.messages.created, r.messages.delivered, r.messages.dropped,
-                   r.messages.refused, r.messages.in_flight);
+  s += fmt::format(
+      "messages_created\t{}\nmessages_delivered\t{}\nmessages_dropped\t{}\n"
+      "messages_refused\t{}\nmessages_in_flight\t{}\n",
+      r.messages.created, r.messages.delivered, r.messages.dropped, r.messages.refused,
+      r.messages.in_flight);
   s += fmt::format("network_latency_mean_cycles\t{:.4f}\nmessage_latency_mean_cycles\t{:.4f}\n",
                    r.network_latency.mean, r.message_latency.mean);
   s += fmt::format("offered_flits_per_node_cycle\t{:.6f}\naccepted_flits_per_node_cycle\t{:.6f}\n",
@@ -111,8 +114,8 @@ std::string formatDataOutput(const Results& r) {
        "\tflits_in_network\tdelivered_flits\n";
   for (const SeriesRow& x : r.series) {
     s += fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", x.end_cycle, x.created, x.injected,
-                     x.injected_bits, x.arrived, x.arrived_bits, x.in_network,
-                     x.flits_in_network, x.delivered_flits);
+                     x.injected_bits, x.arrived, x.arrived_bits, x.in_network, x.flits_in_network,
+                     x.delivered_flits);
   }
   s += "[nodes]\n";
   s += "node\tsent\treceived\trefused\tcollisions\tdropped_packets\tinjected_flits"
@@ -133,9 +136,8 @@ std::string formatDataOutput(const Results& r) {
        "\tmessage_p50\tmessage_p99\tmessage_max\n";
   for (const PairRow& p : r.pairs) {
     s += fmt::format("{}\t{}\t{}\t{:.4f}\t{}\t{}\t{}\t{:.4f}\t{}\t{}\t{}\n", p.src, p.dst,
-                     p.network.count, p.network.mean, p.network.p50, p.network.p99,
-                     p.network.max, p.message.mean, p.message.p50, p.message.p99,
-                     p.message.max);
+                     p.network.count, p.network.mean, p.network.p50, p.network.p99, p.network.max,
+                     p.message.mean, p.message.p50, p.message.p99, p.message.max);
   }
   return s;
 }

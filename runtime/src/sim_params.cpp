@@ -7,26 +7,34 @@ namespace ndl::rt {
 
 std::string_view flowControlName(FlowControl fc) {
   switch (fc) {
-    case FlowControl::kStoreAndForward: return "StoreAndForward";
-    case FlowControl::kVirtualCutThrough: return "VirtualCutThrough";
-    case FlowControl::kWormhole: return "Wormhole";
+    case FlowControl::kStoreAndForward:
+      return "StoreAndForward";
+    case FlowControl::kVirtualCutThrough:
+      return "VirtualCutThrough";
+    case FlowControl::kWormhole:
+      return "Wormhole";
   }
   return "?";
 }
 
 std::string_view deadlockName(DeadlockHandling dh) {
   switch (dh) {
-    case DeadlockHandling::kNone: return "None";
-    case DeadlockHandling::kDrop: return "Drop";
-    case DeadlockHandling::kAvoid: return "Avoid";
+    case DeadlockHandling::kNone:
+      return "None";
+    case DeadlockHandling::kDrop:
+      return "Drop";
+    case DeadlockHandling::kAvoid:
+      return "Avoid";
   }
   return "?";
 }
 
 std::string_view routingName(const SimParams& params) {
   switch (params.routing) {
-    case RoutingAlgorithm::kDimensionOrder: return "DimensionOrder";
-    case RoutingAlgorithm::kEcube: return "Ecube";
+    case RoutingAlgorithm::kDimensionOrder:
+      return "DimensionOrder";
+    case RoutingAlgorithm::kEcube:
+      return "Ecube";
     case RoutingAlgorithm::kCustom:
       return params.routing_name.empty() ? std::string_view("custom") : params.routing_name;
   }

@@ -34,8 +34,12 @@ struct TopologySummary {
 
 struct Simulator::State {
   State(std::unique_ptr<Network> n, SimParams p, TopologySummary t)
-      : params(std::move(p)), topology(std::move(t)), net_owner(std::move(n)), net(*net_owner),
-        sources(params, net.topology(), net.routers()), stats(params, net.routers()) {
+      : params(std::move(p)),
+        topology(std::move(t)),
+        net_owner(std::move(n)),
+        net(*net_owner),
+        sources(params, net.topology(), net.routers()),
+        stats(params, net.routers()) {
     // Pools grow to the number of messages in flight; no up-front reservation per node.
     log.arrivals.reserve(net.routers());
   }
@@ -101,12 +105,11 @@ void Simulator::State::account(int64_t c) {
 
 template <class Route>
 void Simulator::State::loop(const Route& route, const RunOptions& options, Results& out) {
-  const int64_t time_limit =
-      params.time_limit_clocks > 0
-          ? params.time_limit_clocks
-          : (params.creation_max == 0 && params.measured_messages == 0
-                 ? options.default_time_limit_clocks
-                 : INT64_MAX);
+  const int64_t time_limit = params.time_limit_clocks > 0
+                                 ? params.time_limit_clocks
+                                 : (params.creation_max == 0 && params.measured_messages == 0
+                                        ? options.default_time_limit_clocks
+                                        : INT64_MAX);
   const int64_t detect = params.deadlock_detect_clocks > 0
                              ? params.deadlock_detect_clocks
                              : std::max<int64_t>(10000, 4 * params.deadlock_timeout_clocks);
@@ -164,8 +167,8 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
       if (params.measured_messages > 0 || params.creation_max > 0) {
         out.status = RunStatus::kTimeLimit;
         out.status_message = fmt::format(
-            "time limit of {} clocks reached with {} messages delivered of {} expected",
-            time_limit, stats.delivered(),
+            "time limit of {} clocks reached with {} messages delivered of {} expected", time_limit,
+            stats.delivered(),
             params.measured_messages > 0 ? params.warmup_messages + params.measured_messages
                                          : params.creation_max);
       }
@@ -190,8 +193,7 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
 Simulator::Simulator(NetworkDesc desc, SimParams params) {
   if (std::string err = validate(desc); !err.empty()) throw std::invalid_argument(err);
   completeDistances(desc);
-  TopologySummary topology{desc.topology_name, countLinks(desc), desc.diameter,
-                           desc.avg_distance};
+  TopologySummary topology{desc.topology_name, countLinks(desc), desc.diameter, desc.avg_distance};
   auto net = std::make_unique<Network>(desc, params);
   // The network has what it needs; free the description before the sources and statistics
   // are allocated, so that the peak memory is the network's, not network plus description.
@@ -222,9 +224,9 @@ Results Simulator::run(const RunOptions& options) {
                 flowControlName(s.params.flow_control), s.params.seed);
 
   const auto start = std::chrono::steady_clock::now();
-  const RouteFn fn = s.params.routing == RoutingAlgorithm::kCustom ? s.params.route_fn
+  const RouteFn fn = s.params.routing == RoutingAlgorithm::kCustom  ? s.params.route_fn
                      : s.params.routing == RoutingAlgorithm::kEcube ? ecubeRoute
-                                                                     : dimensionOrderRoute;
+                                                                    : dimensionOrderRoute;
   // The reference algorithms are instantiated with the function known, so it inlines.
   if (fn == dimensionOrderRoute) {
     s.loop(StaticRoute<dimensionOrderRoute>{}, options, out);
@@ -239,8 +241,8 @@ Results Simulator::run(const RunOptions& options) {
   out.simulated_time_ns = out.cycles * out.cycle_ns;
   out.router_clocks = s.router_ticks;
   out.flit_hops = s.flit_hops;
-  s.stats.finish(out.cycles, s.net.flitsInNetwork(), s.net.collisions(),
-                 s.sources.queuedMessages(), static_cast<int64_t>(s.store.messages.live()), out);
+  s.stats.finish(out.cycles, s.net.flitsInNetwork(), s.net.collisions(), s.sources.queuedMessages(),
+                 static_cast<int64_t>(s.store.messages.live()), out);
   if (out.status == RunStatus::kOk && out.messages.refused > 0) {
     out.status = RunStatus::kInjectionQueueFull;
     out.status_message = fmt::format(
@@ -260,10 +262,14 @@ Results simulate(const NetworkDesc& desc, const SimParams& params, const RunOpti
 
 std::string_view runStatusName(RunStatus status) {
   switch (status) {
-    case RunStatus::kOk: return "ok";
-    case RunStatus::kDeadlock: return "deadlock";
-    case RunStatus::kTimeLimit: return "time_limit";
-    case RunStatus::kInjectionQueueFull: return "injection_queue_full";
+    case RunStatus::kOk:
+      return "ok";
+    case RunStatus::kDeadlock:
+      return "deadlock";
+    case RunStatus::kTimeLimit:
+      return "time_limit";
+    case RunStatus::kInjectionQueueFull:
+      return "injection_queue_full";
   }
   return "?";
 }

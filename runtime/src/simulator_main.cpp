@@ -28,12 +28,11 @@ bool parseQuantity(std::string_view text, Quantity* q) {
   while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
   while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
   size_t i = 0;
-  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) ||
-                             text[i] == '.' || text[i] == '-' || text[i] == '+' ||
-                             ((text[i] == 'e' || text[i] == 'E') && i > 0 &&
-                              i + 1 < text.size() &&
-                              (std::isdigit(static_cast<unsigned char>(text[i + 1])) ||
-                               text[i + 1] == '-')))) {
+  while (i < text.size() &&
+         (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.' || text[i] == '-' ||
+          text[i] == '+' ||
+          ((text[i] == 'e' || text[i] == 'E') && i > 0 && i + 1 < text.size() &&
+           (std::isdigit(static_cast<unsigned char>(text[i + 1])) || text[i + 1] == '-')))) {
     ++i;
   }
   if (i == 0) return false;
@@ -51,8 +50,8 @@ bool parseQuantity(std::string_view text, Quantity* q) {
 // A time in clocks of a clock of `hz`; a bare number is already in clocks.
 bool toClocks(const Quantity& q, double hz, double* clocks) {
   static const std::pair<const char*, double> kUnits[] = {
-      {"s", 1},     {"sec", 1},     {"ms", 1e-3}, {"msec", 1e-3}, {"us", 1e-6},
-      {"usec", 1e-6}, {"ns", 1e-9}, {"nsec", 1e-9}, {"ps", 1e-12}, {"psec", 1e-12}};
+      {"s", 1},       {"sec", 1},   {"ms", 1e-3},   {"msec", 1e-3}, {"us", 1e-6},
+      {"usec", 1e-6}, {"ns", 1e-9}, {"nsec", 1e-9}, {"ps", 1e-12},  {"psec", 1e-12}};
   if (q.unit.empty() || q.unit == "clock" || q.unit == "cycle" || q.unit == "clocks" ||
       q.unit == "cycles") {
     *clocks = q.value;
@@ -91,8 +90,7 @@ int64_t ceilClocks(double clocks) { return static_cast<int64_t>(std::ceil(clocks
 
 }  // namespace
 
-bool applySetting(SimParams& p, std::string_view name, std::string_view value,
-                  std::string* error) {
+bool applySetting(SimParams& p, std::string_view name, std::string_view value, std::string* error) {
   auto fail = [&](std::string_view why) {
     if (error) *error = fmt::format("--set {}={}: {}", name, value, why);
     return false;
@@ -161,8 +159,8 @@ bool applySetting(SimParams& p, std::string_view name, std::string_view value,
     (name == "LinkDelay" ? p.link_delay_clocks : p.credit_delay_clocks) = static_cast<int32_t>(v);
   } else if (name == "NodeBufferSize") {
     double bits = 0;
-    if (!parseQuantity(value, &q) || !toBits(q, p.channel_width_bits, p.channel_width_bits,
-                                             &bits) || bits <= 0) {
+    if (!parseQuantity(value, &q) ||
+        !toBits(q, p.channel_width_bits, p.channel_width_bits, &bits) || bits <= 0) {
       return fail("expected a size (flits, bit, byte)");
     }
     p.buffer_flits = static_cast<int32_t>(std::ceil(bits / p.channel_width_bits - 1e-9));
@@ -171,11 +169,9 @@ bool applySetting(SimParams& p, std::string_view name, std::string_view value,
     const size_t to = text.find(" to ");
     Quantity lo, hi;
     double lo_bits = 0, hi_bits = 0;
-    if (!parseQuantity(text.substr(0, to), &lo) ||
-        !toBits(lo, p.channel_width_bits, 1, &lo_bits) ||
-        (to != std::string::npos &&
-         (!parseQuantity(text.substr(to + 4), &hi) ||
-          !toBits(hi, p.channel_width_bits, 1, &hi_bits)))) {
+    if (!parseQuantity(text.substr(0, to), &lo) || !toBits(lo, p.channel_width_bits, 1, &lo_bits) ||
+        (to != std::string::npos && (!parseQuantity(text.substr(to + 4), &hi) ||
+                                     !toBits(hi, p.channel_width_bits, 1, &hi_bits)))) {
       return fail("expected a size or 'SIZE to SIZE'");
     }
     if (to == std::string::npos) hi_bits = lo_bits;
@@ -240,15 +236,14 @@ int simulatorMain(int argc, char** argv, const NetworkDesc& desc, SimParams para
       std::fprintf(stderr, "error: --set expects Param=Value, got '%s'\n", s.c_str());
       return 2;
     }
-    if (!applySetting(params, std::string_view(s).substr(0, eq),
-                      std::string_view(s).substr(eq + 1), &error)) {
+    if (!applySetting(params, std::string_view(s).substr(0, eq), std::string_view(s).substr(eq + 1),
+                      &error)) {
       std::fprintf(stderr, "error: %s\n", error.c_str());
       return 2;
     }
   }
   if (seed >= 0) params.seed = static_cast<uint64_t>(seed);
-  if (std::string err = validate(params, static_cast<int32_t>(desc.nodes.size()));
-      !err.empty()) {
+  if (std::string err = validate(params, static_cast<int32_t>(desc.nodes.size())); !err.empty()) {
     std::fprintf(stderr, "error: %s\n", err.c_str());
     return 2;
   }

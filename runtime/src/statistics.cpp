@@ -144,8 +144,8 @@ void Statistics::finish(int64_t cycles, int64_t flits_in_network,
   for (size_t h = 0; h < by_distance_.size(); ++h) {
     const DistanceAcc& d = by_distance_[h];
     if (d.count == 0) continue;
-    out.by_distance.push_back({static_cast<int32_t>(h), d.count, d.network / d.count,
-                               d.message / d.count});
+    out.by_distance.push_back(
+        {static_cast<int32_t>(h), d.count, d.network / d.count, d.message / d.count});
   }
   out.pairs.clear();
   for (size_t i = 0; i < pair_keys_.size(); ++i) {

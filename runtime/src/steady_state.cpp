@@ -24,11 +24,10 @@ void BatchSeries::add(double value) {
 }
 
 double studentT975(int32_t dof) {
-  static constexpr double kTable[] = {0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447,
-                                      2.365, 2.306,  2.262, 2.228, 2.201, 2.179, 2.160,
-                                      2.145, 2.131,  2.120, 2.110, 2.101, 2.093, 2.086,
-                                      2.080, 2.074,  2.069, 2.064, 2.060, 2.056, 2.052,
-                                      2.048, 2.045,  2.042};
+  static constexpr double kTable[] = {0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
+                                      2.306, 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+                                      2.120, 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
+                                      2.064, 2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
   if (dof < 1) return std::numeric_limits<double>::infinity();
   if (dof <= 30) return kTable[dof];
   return 1.960 + 2.4 / dof;  // close to the tabulated values above 30

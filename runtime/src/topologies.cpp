@@ -60,9 +60,7 @@ double meanDimensionDistance(int32_t k, bool wrap) {
 
 NetworkDesc makeMesh(const std::vector<int32_t>& radix) { return makeGrid(radix, false, "mesh"); }
 
-NetworkDesc makeTorus(const std::vector<int32_t>& radix) {
-  return makeGrid(radix, true, "torus");
-}
+NetworkDesc makeTorus(const std::vector<int32_t>& radix) { return makeGrid(radix, true, "torus"); }
 
 NetworkDesc makeRing(int32_t k) {
   NetworkDesc desc = makeGrid({k}, true, "ring");

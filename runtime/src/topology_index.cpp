@@ -34,8 +34,8 @@ TopologyIndex::TopologyIndex(const NetworkDesc& desc)
       port_dim_[port_begin_[n] + p] = port.dim;
       if (port.dim >= 0 && port.dim < static_cast<int32_t>(dims_.size()) && port.sign != 0 &&
           port.direction != LinkDirection::kInOnly) {
-        int16_t& slot = dir_port_[(static_cast<size_t>(n) * dims_.size() + port.dim) * 2 +
-                                  (port.sign < 0)];
+        int16_t& slot =
+            dir_port_[(static_cast<size_t>(n) * dims_.size() + port.dim) * 2 + (port.sign < 0)];
         if (slot < 0) slot = static_cast<int16_t>(p);
       }
     }

@@ -98,16 +98,26 @@ int32_t allToAllDest(TrafficContext& ctx) {
 
 DestFn destFnFor(TrafficPattern pattern) {
   switch (pattern) {
-    case TrafficPattern::kUniform: return uniformDest;
-    case TrafficPattern::kBitReversal: return bitReversalDest;
-    case TrafficPattern::kBitComplement: return bitComplementDest;
-    case TrafficPattern::kTranspose: return transposeDest;
-    case TrafficPattern::kShuffle: return shuffleDest;
-    case TrafficPattern::kTornado: return tornadoDest;
-    case TrafficPattern::kNeighbor: return neighborDest;
-    case TrafficPattern::kHotSpot: return hotSpotDest;
-    case TrafficPattern::kAllToAll: return allToAllDest;
-    case TrafficPattern::kCustom: return nullptr;
+    case TrafficPattern::kUniform:
+      return uniformDest;
+    case TrafficPattern::kBitReversal:
+      return bitReversalDest;
+    case TrafficPattern::kBitComplement:
+      return bitComplementDest;
+    case TrafficPattern::kTranspose:
+      return transposeDest;
+    case TrafficPattern::kShuffle:
+      return shuffleDest;
+    case TrafficPattern::kTornado:
+      return tornadoDest;
+    case TrafficPattern::kNeighbor:
+      return neighborDest;
+    case TrafficPattern::kHotSpot:
+      return hotSpotDest;
+    case TrafficPattern::kAllToAll:
+      return allToAllDest;
+    case TrafficPattern::kCustom:
+      return nullptr;
   }
   return nullptr;
 }

@@ -13,11 +13,11 @@ TrafficSources::TrafficSources(const SimParams& params, const TopologyIndex& top
                                                          : destFnFor(params.pattern)),
       nodes_(nodes),
       sources_(nodes),
-      pattern_state_(params.pattern == TrafficPattern::kAllToAll ||
-                             params.pattern == TrafficPattern::kCustom
-                         ? nodes
-                         : 1,
-                     0) {
+      pattern_state_(
+          params.pattern == TrafficPattern::kAllToAll || params.pattern == TrafficPattern::kCustom
+              ? nodes
+              : 1,
+          0) {
   // Lengths are drawn in whole bytes when the range is given in bytes.
   length_step_ = params.message_min_bits % 8 == 0 && params.message_max_bits % 8 == 0 ? 8 : 1;
   length_choices_ = (params.message_max_bits - params.message_min_bits) / length_step_ + 1;
@@ -27,9 +27,8 @@ TrafficSources::TrafficSources(const SimParams& params, const TopologyIndex& top
   for (int32_t n = 0; n < nodes; ++n) {
     Source& s = sources_[n];
     s.rng = Rng(params.seed, static_cast<uint64_t>(n));
-    const bool active = params.creation_process == CreationProcess::kPeriodic
-                            ? true
-                            : params.creation_rate > 0;
+    const bool active =
+        params.creation_process == CreationProcess::kPeriodic ? true : params.creation_rate > 0;
     if (!active) continue;
     const int64_t first = params.creation_process == CreationProcess::kPeriodic
                               ? static_cast<int64_t>(s.rng.below(periodic_gap_))

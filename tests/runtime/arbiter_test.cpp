@@ -1,11 +1,12 @@
 // Building blocks: the round-robin arbiter, the generator against the published
 // xoshiro256** reference, the exact latency histogram and the batch-means interval.
+#include "ndl/runtime/arbiter.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
 
-#include "ndl/runtime/arbiter.h"
 #include "ndl/runtime/latency_histogram.h"
 #include "ndl/runtime/rng.h"
 #include "ndl/runtime/steady_state.h"
@@ -64,8 +65,8 @@ TEST(LatencyHistogram, ExactNearestRankPercentiles) {
   for (int v = 1; v <= 100; ++v) h.add(v);
   h.add(LatencyHistogram::kExactLimit + 5);  // beyond the exact table
   EXPECT_EQ(h.count(), 101u);
-  EXPECT_EQ(h.percentile(0.5), 51);   // ceil(0.5 * 101) = 51st value
-  EXPECT_EQ(h.percentile(0.99), 100); // ceil(0.99 * 101) = 100th value
+  EXPECT_EQ(h.percentile(0.5), 51);    // ceil(0.5 * 101) = 51st value
+  EXPECT_EQ(h.percentile(0.99), 100);  // ceil(0.99 * 101) = 100th value
   EXPECT_EQ(h.percentile(1.0), LatencyHistogram::kExactLimit + 5);
   EXPECT_EQ(h.max(), LatencyHistogram::kExactLimit + 5);
   EXPECT_DOUBLE_EQ(h.mean(), (5050.0 + LatencyHistogram::kExactLimit + 5) / 101);

@@ -61,18 +61,18 @@ TEST_P(ZeroLoad, SinglePacketOnTorusMatchesClosedForm) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    FlowControls, ZeroLoad,
-    ::testing::Combine(::testing::Values(FlowControl::kStoreAndForward,
-                                         FlowControl::kVirtualCutThrough,
-                                         FlowControl::kWormhole),
-                       ::testing::Values(1, 4, 8), ::testing::Values(0, 1, 3)));
+INSTANTIATE_TEST_SUITE_P(FlowControls, ZeroLoad,
+                         ::testing::Combine(::testing::Values(FlowControl::kStoreAndForward,
+                                                              FlowControl::kVirtualCutThrough,
+                                                              FlowControl::kWormhole),
+                                            ::testing::Values(1, 4, 8),
+                                            ::testing::Values(0, 1, 3)));
 
 TEST(ZeroLoadTest, LinkDelayIsPaidPerHop) {
   // Ring of 8, 3 hops one way, links of 3 clocks and credits of 2.
   const NetworkDesc ring = makeRing(8);
-  for (FlowControl fc : {FlowControl::kStoreAndForward, FlowControl::kVirtualCutThrough,
-                         FlowControl::kWormhole}) {
+  for (FlowControl fc :
+       {FlowControl::kStoreAndForward, FlowControl::kVirtualCutThrough, FlowControl::kWormhole}) {
     SimParams p = baseParams(fc, 6, 6, 2);
     p.link_delay_clocks = 3;
     p.credit_delay_clocks = 2;

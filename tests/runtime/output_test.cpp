@@ -127,8 +127,7 @@ TEST(Determinism, HoldsUnderDropWithDeadlocks) {
   p.deadlock_timeout_clocks = 100;
   p.creation_max = 2000;
   const NetworkDesc ring = makeRing(8);
-  EXPECT_EQ(withoutWallTime(toJson(simulate(ring, p))),
-            withoutWallTime(toJson(simulate(ring, p))));
+  EXPECT_EQ(withoutWallTime(toJson(simulate(ring, p))), withoutWallTime(toJson(simulate(ring, p))));
 }
 
 TEST(DataOutput, HasSummarySeriesAndPerNodeTables) {

@@ -74,8 +74,8 @@ TEST(Throughput, AcceptedEqualsOfferedBelowSaturation) {
   // so 0.3 is well below saturation and everything offered must be accepted. Both are
   // measured over the same window; allow a few percent of statistical fluctuation.
   const NetworkDesc desc = makeTorus({4, 4});
-  for (FlowControl fc : {FlowControl::kStoreAndForward, FlowControl::kVirtualCutThrough,
-                         FlowControl::kWormhole}) {
+  for (FlowControl fc :
+       {FlowControl::kStoreAndForward, FlowControl::kVirtualCutThrough, FlowControl::kWormhole}) {
     SimParams p = baseParams(fc, 4, 8, 1);
     p.virtual_channels = 2;
     p.injection_virtual_channels = 2;
@@ -122,8 +122,8 @@ TEST(Throughput, AcceptedNeverExceedsChannelLoadBound) {
 
 TEST(Conservation, EveryMessageIsAccountedForAfterDrain) {
   const NetworkDesc desc = makeMesh({4, 4});
-  for (FlowControl fc : {FlowControl::kStoreAndForward, FlowControl::kVirtualCutThrough,
-                         FlowControl::kWormhole}) {
+  for (FlowControl fc :
+       {FlowControl::kStoreAndForward, FlowControl::kVirtualCutThrough, FlowControl::kWormhole}) {
     SimParams p = baseParams(fc, 4, 4, 2);
     p.message_min_bits = 8;
     p.message_max_bits = 512;  // 1 to 4 packets
@@ -134,8 +134,7 @@ TEST(Conservation, EveryMessageIsAccountedForAfterDrain) {
     ASSERT_EQ(r.messages.created, 3000);
     EXPECT_EQ(r.messages.in_flight, 0);
     EXPECT_EQ(r.packets.in_flight, 0);
-    EXPECT_EQ(r.messages.created,
-              r.messages.delivered + r.messages.dropped + r.messages.refused);
+    EXPECT_EQ(r.messages.created, r.messages.delivered + r.messages.dropped + r.messages.refused);
     EXPECT_EQ(r.packets.created, r.packets.delivered + r.packets.dropped);
     EXPECT_EQ(r.messages.dropped, 0);
     EXPECT_TRUE(r.conserved);

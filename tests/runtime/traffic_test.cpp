@@ -1,13 +1,14 @@
 // The reference traffic patterns of spec 1.3 on explicit examples, the routing primitives
 // (dimension order ties, dateline classes), and the traffic process (Bernoulli rate,
 // refusals at the injection queue).
+#include "ndl/runtime/traffic.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
 
 #include "ndl/runtime/routing.h"
-#include "ndl/runtime/traffic.h"
 #include "test_networks.h"
 
 namespace ndl::rt {
@@ -18,18 +19,18 @@ int32_t destOf(TrafficPattern pattern, const NetworkDesc& desc, int32_t node,
   const TopologyIndex topo(desc);
   Rng rng(1, static_cast<uint64_t>(node));
   uint64_t local = 0;
-  TrafficContext ctx{&topo, &params, node, static_cast<int32_t>(desc.nodes.size()), &rng,
-                     state ? state : &local};
+  TrafficContext ctx{
+      &topo, &params, node, static_cast<int32_t>(desc.nodes.size()), &rng, state ? state : &local};
   return destFnFor(pattern)(ctx);
 }
 
 TEST(Patterns, BitPermutationsOnSixteenNodes) {
   const NetworkDesc desc = makeTorus({4, 4});
-  EXPECT_EQ(destOf(TrafficPattern::kBitReversal, desc, 1), 8);     // 0001 -> 1000
+  EXPECT_EQ(destOf(TrafficPattern::kBitReversal, desc, 1), 8);           // 0001 -> 1000
   EXPECT_EQ(destOf(TrafficPattern::kBitReversal, desc, 6), kNoMessage);  // 0110 palindrome
-  EXPECT_EQ(destOf(TrafficPattern::kBitComplement, desc, 3), 12);  // 0011 -> 1100
-  EXPECT_EQ(destOf(TrafficPattern::kShuffle, desc, 5), 10);        // 0101 -> 1010
-  EXPECT_EQ(destOf(TrafficPattern::kShuffle, desc, 9), 3);         // 1001 -> 0011
+  EXPECT_EQ(destOf(TrafficPattern::kBitComplement, desc, 3), 12);        // 0011 -> 1100
+  EXPECT_EQ(destOf(TrafficPattern::kShuffle, desc, 5), 10);              // 0101 -> 1010
+  EXPECT_EQ(destOf(TrafficPattern::kShuffle, desc, 9), 3);               // 1001 -> 0011
   // Transpose on a 4x4 grid: (x, y) -> (y, x), node = x + 4y.
   EXPECT_EQ(destOf(TrafficPattern::kTranspose, desc, 1), 4);
   EXPECT_EQ(destOf(TrafficPattern::kTranspose, desc, 7), 13);  // (3,1) -> (1,3)
@@ -110,8 +111,7 @@ TEST(Routing, DatelineClassSwitchesWhenCrossingTheWrapLink) {
   const TopologyIndex topo(ring);
   uint64_t header = 0;
   auto route = [&](int32_t node, int32_t in_port, int32_t in_vc) {
-    const RouteContext ctx{&topo, node, 5, 1, in_port, in_vc, 4, DeadlockHandling::kAvoid,
-                           &header};
+    const RouteContext ctx{&topo, node, 5, 1, in_port, in_vc, 4, DeadlockHandling::kAvoid, &header};
     return dimensionOrderRoute(ctx);
   };
   // From the PE at 5 heading + to 1: class 0 (VCs 0-1).

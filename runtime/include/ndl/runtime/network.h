@@ -16,8 +16,8 @@
 namespace ndl::rt {
 
 // Limits that let a router keep its per-cycle requests in 64-bit masks on the stack.
-inline constexpr int32_t kMaxPorts = 32;     // network ports + the PE port
-inline constexpr int32_t kMaxLocalVcs = 64;  // input VCs of one router
+inline constexpr int32_t kMaxPorts = 32;       // network ports + the PE port
+inline constexpr int32_t kMaxLocalVcs = 64;    // input VCs of one router
 inline constexpr int32_t kMaxLinkDelay = 255;  // clocks; keeps a port's entry at 16 bytes
 
 enum class VcState : uint8_t {
@@ -31,18 +31,18 @@ enum class VcState : uint8_t {
 
 // 20 bytes: at 10 VCs per router this is a fifth of a router's memory.
 struct InputVc {
-  uint32_t ready = 0;   // low 32 bits of the clock the header may leave
-  uint16_t head = 0;    // ring slot of the front flit (the front packet's id is that flit)
-  uint16_t count = 0;   // flits buffered
-  uint16_t sent = 0;    // flits of the front packet forwarded or discarded
-  uint16_t len = 0;     // flits of the front packet
+  uint32_t ready = 0;  // low 32 bits of the clock the header may leave
+  uint16_t head = 0;   // ring slot of the front flit (the front packet's id is that flit)
+  uint16_t count = 0;  // flits buffered
+  uint16_t sent = 0;   // flits of the front packet forwarded or discarded
+  uint16_t len = 0;    // flits of the front packet
   uint8_t out_port = 0;
   uint8_t out_vc = 0;
   uint8_t vc_lo = 0;
   uint8_t vc_hi = 0;
   VcState state = VcState::kIdle;
-  uint8_t port = 0;      // fixed: the input port this VC belongs to
-  uint8_t index = 0;     // fixed: the VC's number at that port
+  uint8_t port = 0;   // fixed: the input port this VC belongs to
+  uint8_t index = 0;  // fixed: the VC's number at that port
   // kCollided: a collision was already counted for the front packet here.
   // kQueued: the previous tail left with this head already queued: the head reached the
   // front in clock `ready`, and its header delay counts from there.
@@ -139,8 +139,8 @@ class Network {
     int32_t ob;
     int32_t deg;
   };
-  void moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame& f, int64_t c,
-                PacketStore& store, CycleLog& log);
+  void moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame& f, int64_t c, PacketStore& store,
+                CycleLog& log);
   uint32_t frontPacket(uint32_t gv) const {
     return flits_[static_cast<size_t>(gv) * depth_ + ivc_[gv].head];
   }
@@ -180,9 +180,9 @@ class Network {
     int32_t up_ovc = -1;       // input side: output VC 0 of the sending port, or -1
     int32_t down_router = -1;  // output side: the receiving router
     uint8_t link_delay = 0;    // output side, link clocks (at most kMaxLinkDelay)
-    uint8_t va_ptr = 0;       // VC allocation pointer (output side)
-    uint8_t sa_out_ptr = 0;   // switch allocation pointer (output side)
-    uint8_t sa_in_ptr = 0;    // switch allocation pointer (input side)
+    uint8_t va_ptr = 0;        // VC allocation pointer (output side)
+    uint8_t sa_out_ptr = 0;    // switch allocation pointer (output side)
+    uint8_t sa_in_ptr = 0;     // switch allocation pointer (input side)
   };
   std::vector<Port> ports_;
 

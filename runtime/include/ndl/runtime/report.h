@@ -13,7 +13,6 @@ std::string formatReport(const Results& results);
 // written.
 bool writeReport(const Results& results, const std::string& path, std::string* error = nullptr);
 std::string formatDataOutput(const Results& results);
-bool writeDataOutput(const Results& results, const std::string& path,
-                     std::string* error = nullptr);
+bool writeDataOutput(const Results& results, const std::string& path, std::string* error = nullptr);
 
 }  // namespace ndl::rt

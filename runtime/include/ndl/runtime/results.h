@@ -17,9 +17,9 @@ inline constexpr const char* kNdlVersion = "0.1.0";
 // Why a run ended. Anything but kOk is a runtime failure (exit code 3).
 enum class RunStatus : uint8_t {
   kOk,
-  kDeadlock,           // no flit moved for the detection window with flits in the network
-  kTimeLimit,          // the time limit came before the measured messages / the drain
-  kInjectionQueueFull, // creations were refused because an injection queue was full
+  kDeadlock,            // no flit moved for the detection window with flits in the network
+  kTimeLimit,           // the time limit came before the measured messages / the drain
+  kInjectionQueueFull,  // creations were refused because an injection queue was full
 };
 std::string_view runStatusName(RunStatus status);
 
@@ -56,12 +56,12 @@ struct PairRow {
 // One sampling interval (SimulationInterval) of the time series.
 struct SeriesRow {
   int64_t end_cycle = 0;
-  int64_t created = 0;         // messages created (refused included)
-  int64_t injected = 0;        // messages whose first head entered the network
-  int64_t injected_bits = 0;   // their total length
-  int64_t arrived = 0;         // messages delivered
+  int64_t created = 0;        // messages created (refused included)
+  int64_t injected = 0;       // messages whose first head entered the network
+  int64_t injected_bits = 0;  // their total length
+  int64_t arrived = 0;        // messages delivered
   int64_t arrived_bits = 0;
-  int64_t in_network = 0;      // messages injected and not yet resolved, at the end
+  int64_t in_network = 0;  // messages injected and not yet resolved, at the end
   int64_t flits_in_network = 0;
   int64_t delivered_flits = 0;
 };

@@ -65,8 +65,7 @@ template <class Route>
 inline void Network::routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t since,
                                const Route& route, PacketStore& store) {
   Packet& p = store.packets[frontPacket(gv)];
-  const RouteContext ctx{&topo_, r, p.src, p.dst, v.port, v.index, vcs_, deadlock_,
-                         &p.header};
+  const RouteContext ctx{&topo_, r, p.src, p.dst, v.port, v.index, vcs_, deadlock_, &p.header};
   const RouteResult res = route(ctx);
   const int32_t deg = degree_[r];
   if (res.port == kEject) {

@@ -14,14 +14,14 @@ enum class DeadlockHandling : uint8_t { kNone, kDrop, kAvoid };
 // Everything a routing function may look at when a header reaches the front of its VC.
 struct RouteContext {
   const TopologyIndex* topo;
-  int32_t node;       // router making the decision
-  int32_t src;        // packet source
-  int32_t dest;       // packet destination
-  int32_t in_port;    // port the packet arrived on; topo->degree(node) for the PE port
-  int32_t in_vc;      // VC it arrived on
-  int32_t num_vcs;    // VCs per network output port
+  int32_t node;     // router making the decision
+  int32_t src;      // packet source
+  int32_t dest;     // packet destination
+  int32_t in_port;  // port the packet arrived on; topo->degree(node) for the PE port
+  int32_t in_vc;    // VC it arrived on
+  int32_t num_vcs;  // VCs per network output port
   DeadlockHandling deadlock;
-  uint64_t* header;   // routing state the packet header carries (e.g. RDT vectors); starts 0
+  uint64_t* header;  // routing state the packet header carries (e.g. RDT vectors); starts 0
 };
 
 // Where the header goes: an output port (or kEject) and the inclusive range of output VCs

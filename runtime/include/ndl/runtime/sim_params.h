@@ -56,8 +56,8 @@ struct SimParams {
   int64_t injection_queue_capacity = 10000;  // MessageMaxCount, messages per node
   TrafficPattern pattern = TrafficPattern::kUniform;
   PatternParams pattern_params;
-  DestFn dest_fn = nullptr;  // kCustom (generated code); otherwise the reference pattern
-  std::string pattern_name;  // for reports when kCustom
+  DestFn dest_fn = nullptr;             // kCustom (generated code); otherwise the reference pattern
+  std::string pattern_name;             // for reports when kCustom
   std::vector<ScriptedMessage> script;  // extra messages, in clock order
 
   // ---- routing and deadlocks
@@ -73,8 +73,8 @@ struct SimParams {
   // ---- run control and statistics
   uint64_t seed = 1;
   int64_t warmup_messages = 0;
-  int64_t measured_messages = 0;  // 0: every message after the warm-up
-  int64_t time_limit_clocks = 0;  // 0: none (see docs/runtime.md for the default stop)
+  int64_t measured_messages = 0;         // 0: every message after the warm-up
+  int64_t time_limit_clocks = 0;         // 0: none (see docs/runtime.md for the default stop)
   int64_t sampling_interval_clocks = 0;  // SimulationInterval; 0: 1000 clocks
   std::vector<std::pair<int32_t, int32_t>> report_pairs;
 

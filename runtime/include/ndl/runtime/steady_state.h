@@ -11,12 +11,12 @@
 namespace ndl::rt {
 
 struct SteadyState {
-  bool detected = false;         // a truncation point was found and enough batches remain
-  uint64_t samples = 0;          // messages analysed (the measured window, arrival order)
-  uint64_t truncated = 0;        // leading messages removed as the transient
-  int32_t batches = 0;           // batches of the confidence interval
-  double mean = 0;               // mean latency after truncation, clocks
-  double ci95_half_width = 0;    // clocks
+  bool detected = false;       // a truncation point was found and enough batches remain
+  uint64_t samples = 0;        // messages analysed (the measured window, arrival order)
+  uint64_t truncated = 0;      // leading messages removed as the transient
+  int32_t batches = 0;         // batches of the confidence interval
+  double mean = 0;             // mean latency after truncation, clocks
+  double ci95_half_width = 0;  // clocks
 };
 
 class BatchSeries {

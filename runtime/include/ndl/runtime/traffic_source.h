@@ -25,9 +25,7 @@ class TrafficSources {
   // The PE of router r at clock c: hands at most one flit to an injection VC.
   void inject(int32_t r, int64_t c, PacketStore& store, Statistics& stats, Network& net);
 
-  bool pending(int32_t r) const {
-    return sources_[r].head != kNone || sources_[r].packet != kNone;
-  }
+  bool pending(int32_t r) const { return sources_[r].head != kNone || sources_[r].packet != kNone; }
   // No source will ever create another message.
   bool exhausted() const { return due_.empty() && script_next_ >= params_.script.size(); }
   int64_t queuedMessages() const { return queued_; }
