@@ -133,6 +133,10 @@ int runInfo(const InfoOptions& options) {
     j["nodes"] = g.nodeCount;
     j["links"] = g.linkCount();
     j["channels"] = g.channels.size();
+    json attrs = json::array();
+    for (const elab::NodeAttribute& a : g.attributes)
+      attrs.push_back({{"node", a.node}, {"name", a.name}, {"value", a.value}});
+    j["node_attributes"] = std::move(attrs);
     j["degree_min"] = degree.min;
     j["degree_max"] = degree.max;
     j["diameter"] = distOk ? json(dist.diameter) : json(nullptr);

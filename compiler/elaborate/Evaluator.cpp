@@ -435,7 +435,7 @@ void Evaluator::exec(const Expr& e, Value* frame) {
     case Op::StmtUniLink: {
       TopologyBuilder& b = needBuilder();
       if (!b.nodesDeclared()) fail(e, "declare (Nodes n) before the first link");
-      int64_t a = num(0), z = num(1), d = num(2);
+      int64_t a = num(0), z = num(1);
       bool wrap = e.kids.size() > 3 && num(3);
       int64_t n = b.nodeCount();
       if (a < 0 || a >= n || z < 0 || z >= n) {
@@ -449,7 +449,10 @@ void Evaluator::exec(const Expr& e, Value* frame) {
       if (a == z)
         throw EvalError{e.range, fmt::format("link from node {} to itself", a), DiagKind::SelfLink,
                         "a link joins two different nodes; a node reaches its own PE without one"};
-      std::string err = b.addLink(a, z, d, wrap, e.op == Op::StmtLink);
+      bool both = e.op == Op::StmtLink;
+      int64_t d = e.kids.size() > 2 ? num(2)
+                                    : b.freeDimension(static_cast<NodeId>(a), static_cast<NodeId>(z), both);
+      std::string err = b.addLink(a, z, d, wrap, both);
       if (!err.empty())
         throw EvalError{e.range, err,
                         err.find("ports") != std::string::npos ? DiagKind::TooManyPorts
@@ -470,6 +473,13 @@ void Evaluator::exec(const Expr& e, Value* frame) {
     case Op::StmtDiameter: needBuilder().diameter = num(0); return;
     case Op::StmtAverage: needBuilder().averageDistance = eval(e.kids[0], frame).rational(); return;
     case Op::StmtDefaultRouting: needBuilder().defaultRouting = e.text; return;
+    case Op::StmtAttribute: {
+      TopologyBuilder& b = needBuilder();
+      int64_t n = num(0);
+      if (n < 0 || n >= b.nodeCount()) fail(e, fmt::format("node {} does not exist", n));
+      b.attributes.push_back({static_cast<NodeId>(n), e.text, num(1)});
+      return;
+    }
     case Op::StmtRequire:
       if (!num(0)) throw EvalError{e.range, e.text, DiagKind::OutOfRange, ""};
       return;

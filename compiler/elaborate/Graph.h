@@ -33,6 +33,14 @@ struct Channel {
   ChannelId reverse = kNoChannel;  // the other direction of a bidirectional link
 };
 
+// A per-node value where nodes differ (heterogeneous networks):
+// (NodeAttribute n "buffer-flits" 16).
+struct NodeAttribute {
+  NodeId node;
+  std::string name;
+  int64_t value;
+};
+
 struct Graph {
   NodeId nodeCount = 0;
   std::vector<ChannelId> outStart;  // size nodeCount + 1
@@ -47,6 +55,8 @@ struct Graph {
   // Radices when nodes have mixed-radix coordinates (dimension 0 fastest);
   // empty for custom networks.
   std::vector<int64_t> radices;
+
+  std::vector<NodeAttribute> attributes;
 
   std::string name;  // "Torus 64 64"
 

@@ -18,6 +18,16 @@ bool TopologyBuilder::linked(NodeId a, NodeId b) const {
   return false;
 }
 
+int64_t TopologyBuilder::freeDimension(NodeId a, NodeId b, bool bidirectional) const {
+  auto used = [&](NodeId n, uint16_t d, int8_t dir) {
+    for (uint32_t c = head_[n]; c != UINT32_MAX; c = next_[c])
+      if (channels_[c].dim == d && channels_[c].dir == dir) return true;
+    return false;
+  };
+  for (uint16_t d = 0;; ++d)
+    if (!used(a, d, +1) && (!bidirectional || !used(b, d, -1))) return d;
+}
+
 std::string TopologyBuilder::addChannel(NodeId a, NodeId b, uint16_t dim, int8_t dir, bool wrap,
                                         ChannelId reverse) {
   if (degree_[a] >= kMaxPortsPerNode)
@@ -71,6 +81,7 @@ Graph TopologyBuilder::finish(std::string name) {
   }
   g.radices = radices;
   g.representatives = representatives;
+  g.attributes = std::move(attributes);
   // Dimensions without a declared name get x, y, z, d3, d4, ...
   uint32_t dims = 0;
   for (const Channel& c : g.channels) dims = std::max<uint32_t>(dims, c.dim + 1u);

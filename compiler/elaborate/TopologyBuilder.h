@@ -27,10 +27,14 @@ class TopologyBuilder {
                          ChannelId reverse);
   std::string addLink(int64_t a, int64_t b, int64_t dim, bool wrap, bool bidirectional);
   bool linked(NodeId a, NodeId b) const;
+  // The lowest dimension whose + port is free at a and, for a bidirectional
+  // link, whose - port is free at b: the ports of (Link a b).
+  int64_t freeDimension(NodeId a, NodeId b, bool bidirectional) const;
 
   std::vector<int64_t> radices;
   std::vector<std::string> dimNames;
   std::vector<NodeId> representatives;
+  std::vector<NodeAttribute> attributes;
   std::optional<int64_t> diameter;
   std::optional<Rational> averageDistance;
   std::string defaultRouting;

@@ -41,7 +41,7 @@ enum class Op : uint8_t {
   // statements of topology bodies
   Seq, For /* slot, kids {from, to, body} */, When, StmtNodes, StmtRadices, StmtDimNames,
   StmtLink, StmtUniLink, StmtRepresentatives, StmtDiameter, StmtAverage, StmtDefaultRouting,
-  StmtRequire /* text: the message */,
+  StmtRequire /* text: the message */, StmtAttribute /* text: the name */,
   Linked,  // (linked a b): is there already a link from a to b?
 };
 

@@ -87,6 +87,7 @@ const std::unordered_map<std::string_view, Op>& statements() {
       {"AverageDistance", Op::StmtAverage},
       {"DefaultRouting", Op::StmtDefaultRouting},
       {"Require", Op::StmtRequire},
+      {"NodeAttribute", Op::StmtAttribute},
   };
   return table;
 }
@@ -462,12 +463,25 @@ class Checker {
         break;
       case Op::StmtLink:
       case Op::StmtUniLink:
-        // (Link a b d) and (Link a b d wrap): endpoints, dimension, wrap flag.
-        if (!args(3, 4)) break;
+        // (Link a b), (Link a b d), (Link a b d wrap): endpoints, the port
+        // dimension (default: the lowest one free at both ends), wrap flag.
+        if (!args(2, 4)) break;
         typed(1, Type::Node);
         typed(2, Type::Node);
-        typed(3, Type::Int);
+        if (n.children.size() >= 4) typed(3, Type::Int);
         if (n.children.size() == 5) typed(4, Type::Bool);
+        break;
+      case Op::StmtAttribute:  // (NodeAttribute n "name" value)
+        if (!args(3, 3)) break;
+        typed(1, Type::Node);
+        if (n.children[2].kind != NodeKind::String) {
+          error(DiagKind::TypeError, n.children[2].range,
+                "NodeAttribute expects the attribute's name as a string");
+          s.type = Type::Error;
+        } else {
+          s.text = n.children[2].value;
+        }
+        typed(3, Type::Int);
         break;
       default: break;
     }
