@@ -50,6 +50,7 @@ nlohmann::json toJson(const SimParams& p) {
       {"RoutingAlgorithm", std::string(routingName(p))},
       {"DeadlockHandling", std::string(deadlockName(p.deadlock))},
       {"DeadlockTimeout_clocks", p.deadlock_timeout_clocks},
+      {"deadlock_detect_clocks", p.deadlock_detect_clocks},
       {"Seed", p.seed},
       {"WarmupMessages", p.warmup_messages},
       {"MeasuredMessages", p.measured_messages},

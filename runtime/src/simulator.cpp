@@ -113,6 +113,7 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
   const int64_t detect = params.deadlock_detect_clocks > 0
                              ? params.deadlock_detect_clocks
                              : std::max<int64_t>(10000, 4 * params.deadlock_timeout_clocks);
+  out.params.deadlock_detect_clocks = detect;  // report the effective window
   const bool show_progress = options.progress && isatty(STDERR_FILENO);
   const auto wall_start = std::chrono::steady_clock::now();
   auto last_progress = wall_start;
@@ -174,7 +175,7 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
       }
       break;
     }
-    if (show_progress && (c & 0xffff) == 0) {
+    if (show_progress && (c & 0xfff) == 0) {
       const auto now = std::chrono::steady_clock::now();
       if (now - wall_start > std::chrono::seconds(2) &&
           now - last_progress > std::chrono::milliseconds(500)) {

@@ -110,6 +110,7 @@ void Statistics::finish(int64_t cycles, int64_t flits_in_network,
                         int64_t live_messages, Results& out) {
   if (series_.empty() || series_.back().end_cycle < cycles) sample(cycles, flits_in_network);
   out.sampling_interval_clocks = interval_;
+  out.params.sampling_interval_clocks = interval_;  // the effective value, 0 meant "default"
   out.messages = {created_, delivered_, dropped_, refused_, inFlight(), queued_messages};
   out.packets = {packets_created_, packets_delivered_, packets_dropped_,
                  packets_created_ - packets_delivered_ - packets_dropped_};

@@ -182,5 +182,26 @@ TEST(Statistics, MessageWindowCountsMessagesByArrivalOrder) {
   }
 }
 
+TEST(Statistics, SteadyStateIntervalCoversTheMeasuredMean) {
+  // An empty network filling up at moderate load: the first messages see less contention
+  // than the rest. After truncating that transient, the batch-means interval must be
+  // narrow and sit on the measured mean (which differs only by the truncated head).
+  const NetworkDesc desc = makeTorus({4, 4});
+  SimParams p = baseParams(FlowControl::kWormhole, 4, 4, 1);
+  p.virtual_channels = 2;
+  p.deadlock = DeadlockHandling::kAvoid;
+  setLoad(p, 0.4);
+  p.measured_messages = 40000;
+  const Results r = simulate(desc, p);
+  ASSERT_EQ(r.status, RunStatus::kOk);
+  const SteadyState& ss = r.steady_state;
+  EXPECT_EQ(ss.samples, 40000u);
+  EXPECT_EQ(ss.batches, 20);
+  EXPECT_LT(ss.truncated, ss.samples / 2);
+  EXPECT_GT(ss.ci95_half_width, 0);
+  EXPECT_LT(ss.ci95_half_width, 0.05 * ss.mean);
+  EXPECT_NEAR(ss.mean, r.message_latency.mean, 0.05 * r.message_latency.mean);
+}
+
 }  // namespace
 }  // namespace ndl::rt

@@ -50,6 +50,19 @@ inline RouteResult datelineHop(const RouteContext& ctx, int32_t port, int32_t di
   return {port, 0, static_cast<uint8_t>(half - 1)};
 }
 
+// The direction (+1 / -1) of a minimal step from coordinate cur to dst != cur along a
+// dimension of radix k: on a ring the shorter way with ties to +, else toward dst.
+inline int32_t minimalSign(int32_t cur, int32_t dst, int32_t k, bool wrap) {
+  if (!wrap) return dst > cur ? 1 : -1;
+  const int32_t forward = dst >= cur ? dst - cur : dst - cur + k;
+  return forward <= k - forward ? 1 : -1;
+}
+
+// Whether a step from coordinate cur in direction sign uses the wrap-around link.
+inline bool crossesWrap(int32_t cur, int32_t sign, int32_t k) {
+  return (sign > 0 && cur == k - 1) || (sign < 0 && cur == 0);
+}
+
 // Dimension-order routing: lowest dimension first; on a wrapping dimension the shorter way,
 // ties to +.
 inline RouteResult dimensionOrderRoute(const RouteContext& ctx) {
@@ -60,15 +73,9 @@ inline RouteResult dimensionOrderRoute(const RouteContext& ctx) {
     const int32_t dst = t.coord(ctx.dest, d);
     if (cur == dst) continue;
     const int32_t k = t.radix(d);
-    int32_t sign;
-    if (t.wraps()) {
-      const int32_t forward = dst >= cur ? dst - cur : dst - cur + k;
-      sign = forward <= k - forward ? 1 : -1;
-    } else {
-      sign = dst > cur ? 1 : -1;
-    }
-    const bool crosses = t.wraps() && ((sign > 0 && cur == k - 1) || (sign < 0 && cur == 0));
-    return datelineHop(ctx, t.dirPort(ctx.node, d, sign), d, crosses);
+    const int32_t sign = minimalSign(cur, dst, k, t.wraps());
+    return datelineHop(ctx, t.dirPort(ctx.node, d, sign), d,
+                       t.wraps() && crossesWrap(cur, sign, k));
   }
   return {kEject, 0, 0};
 }
