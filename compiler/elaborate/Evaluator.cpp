@@ -165,12 +165,12 @@ Value Evaluator::eval(const Expr& e, Value* frame) {
     case Op::ToNode: return Value::integer(num(0));
     case Op::ToInt: {
       Value v = eval(e.kids[0], frame);
-      return Value::integer(e.kids[0].type == Type::Real ? v.rational().floor() : v.a);
+      return Value::integer(sema::isRealLike(e.kids[0].type) ? v.rational().floor() : v.a);
     }
     case Op::Add:
     case Op::Sub:
     case Op::Mul: {
-      if (e.type == Type::Real) {
+      if (sema::isRealLike(e.type)) {
         Rational acc = rat(0);
         for (size_t k = 1; k < e.kids.size(); ++k) {
           Rational r = rat(k);
@@ -192,10 +192,10 @@ Value Evaluator::eval(const Expr& e, Value* frame) {
       return Value::integer(acc);
     }
     case Op::Neg:
-      if (e.type == Type::Real) return realOp(Rational(0).sub(rat(0)));
+      if (sema::isRealLike(e.type)) return realOp(Rational(0).sub(rat(0)));
       return checked(num(0) == INT64_MIN, -num(0));
     case Op::Abs:
-      if (e.type == Type::Real) {
+      if (sema::isRealLike(e.type)) {
         Rational r = rat(0);
         return r.isNegative() ? realOp(Rational(0).sub(r)) : Value::real(r);
       } else {
@@ -207,7 +207,7 @@ Value Evaluator::eval(const Expr& e, Value* frame) {
       Value best = eval(e.kids[0], frame);
       for (size_t k = 1; k < e.kids.size(); ++k) {
         Value v = eval(e.kids[k], frame);
-        bool less = e.type == Type::Real ? v.rational() < best.rational() : v.a < best.a;
+        bool less = sema::isRealLike(e.type) ? v.rational() < best.rational() : v.a < best.a;
         if (less == (e.op == Op::Min) && !(v.a == best.a && v.b == best.b)) best = v;
       }
       return best;
@@ -229,7 +229,7 @@ Value Evaluator::eval(const Expr& e, Value* frame) {
     case Op::Gt:
     case Op::Ge: {
       int cmp;
-      if (e.kids[0].type == Type::Real) {
+      if (sema::isRealLike(e.kids[0].type)) {
         Rational a = rat(0), b = rat(1);
         cmp = a < b ? -1 : (b < a ? 1 : 0);
       } else {

@@ -21,11 +21,17 @@ enum class Type : uint8_t {
   Node,   // a node number
   Port,   // an output port: (port dim dir)
   Coord,  // a list of integers: radices, coordinates
+  Size,       // quantities, exact in bits, seconds and Hz
+  Time,
+  Frequency,
   Unit,   // a statement: no value
   Error,  // already reported; silences follow-up errors
 };
 
 std::string_view typeName(Type t);
+inline bool isQuantity(Type t) { return t == Type::Size || t == Type::Time || t == Type::Frequency; }
+// Values held as exact fractions: Real and the quantities.
+inline bool isRealLike(Type t) { return t == Type::Real || isQuantity(t); }
 
 enum class Op : uint8_t {
   // values

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "compiler/sema/Definitions.h"
+#include "compiler/sema/Units.h"
 #include "compiler/support/EditDistance.h"
 
 namespace ndl::sema {
@@ -21,6 +22,9 @@ std::string_view typeName(Type t) {
     case Type::Node: return "Node";
     case Type::Port: return "Port";
     case Type::Coord: return "Coord";
+    case Type::Size: return "Size";
+    case Type::Time: return "Time";
+    case Type::Frequency: return "Frequency";
     case Type::Unit: return "a statement";
     case Type::Error: return "<error>";
   }
@@ -44,6 +48,9 @@ std::optional<Type> parseType(std::string_view name) {
   if (name == "Node") return Type::Node;
   if (name == "Port") return Type::Port;
   if (name == "Coord") return Type::Coord;
+  if (name == "Size") return Type::Size;
+  if (name == "Time") return Type::Time;
+  if (name == "Frequency") return Type::Frequency;
   return std::nullopt;
 }
 
@@ -187,9 +194,11 @@ class Checker {
   }
 
   void typeNotFound(const Node& at, std::string_view name) {
-    std::string best = closestMatch(name, {"Int", "Bool", "Real", "Node", "Port", "Coord"});
+    std::string best = closestMatch(
+        name, {"Int", "Bool", "Real", "Node", "Port", "Coord", "Size", "Time", "Frequency"});
     error(DiagKind::UnknownName, at.range, fmt::format("unknown type '{}'", name))
-        .withHint(best.empty() ? "the types are Int, Bool, Real, Node, Port and Coord"
+        .withHint(best.empty() ? "the types are Int, Bool, Real, Node, Port, Coord, Size, Time "
+                                 "and Frequency"
                                : fmt::format("did you mean '{}'?", best));
   }
 
@@ -608,6 +617,7 @@ class Checker {
         return e;
       }
       case NodeKind::Symbol: return symbol(n);
+      case NodeKind::Quantity: return quantityLiteral(n);
       case NodeKind::List: return list(n);
       default:
         error(DiagKind::TypeError, n.range,
@@ -618,6 +628,81 @@ class Checker {
                             "give quantities as parameters"
                           : "expressions compute with Int, Real, Bool, Node, Port and Coord");
         return errorExpr(n);
+    }
+  }
+
+  // 32bit, 60nsec, 50MHz: exact values in bits, seconds and Hz. Units that
+  // depend on the network (flit, clock) and ratios are parameters only.
+  Expr quantityLiteral(const Node& n) {
+    const Unit* u = findUnit(n.value);
+    Type t = !u || u->base != UnitBase::Absolute ? Type::Error
+             : u->dimension == Dimension::Size   ? Type::Size
+             : u->dimension == Dimension::Time   ? Type::Time
+             : u->dimension == Dimension::Frequency ? Type::Frequency
+                                                    : Type::Error;
+    std::optional<Rational> v = u ? n.number.mul(u->scale) : std::nullopt;
+    if (t == Type::Error || !v) {
+      error(DiagKind::TypeError, n.range,
+            fmt::format("'{}' cannot be used in an expression", n.text))
+          .withHint(u ? "expressions take sizes in bits or bytes, times in seconds and "
+                        "frequencies in Hz; flits, clocks and ratios depend on the parameters"
+                      : "unknown unit");
+      return errorExpr(n);
+    }
+    Expr e{Op::ConstReal};
+    e.type = t;
+    e.range = n.range;
+    e.real = *v;
+    return e;
+  }
+
+  // Arithmetic with quantities: like dimensions add and compare; a
+  // quantity scales by a number; a ratio of like quantities, and a time
+  // times a frequency, is a Real; a number over a time is a frequency.
+  std::optional<Type> quantityArithmetic(Op op, std::vector<Expr>& kids,
+                                         const std::vector<const Node*>& args, const Node& n) {
+    bool any = false;
+    for (const Expr& k : kids) any |= isQuantity(k.type);
+    if (!any) return std::nullopt;
+    auto fail = [&]() -> std::optional<Type> {
+      std::string types;
+      for (const Expr& k : kids) types += (types.empty() ? "" : " and ") + std::string(typeName(k.type));
+      error(DiagKind::TypeError, n.range,
+            fmt::format("'{}' cannot combine {}", n.head(), types))
+          .withHint("add and compare like quantities; scale a quantity by a number");
+      return Type::Error;
+    };
+    auto toReal = [&](size_t i) { return expect(kids[i], Type::Real, *args[i]); };
+    switch (op) {
+      case Op::Add: case Op::Sub: case Op::Min: case Op::Max: case Op::Neg: case Op::Abs:
+      case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: case Op::Eq: case Op::Ne:
+        for (const Expr& k : kids)
+          if (k.type != kids[0].type) return fail();
+        return kids[0].type;
+      case Op::Mul: {
+        if (kids.size() == 2 && ((kids[0].type == Type::Time && kids[1].type == Type::Frequency) ||
+                                 (kids[0].type == Type::Frequency && kids[1].type == Type::Time)))
+          return Type::Real;
+        std::optional<Type> q;
+        for (size_t i = 0; i < kids.size(); ++i) {
+          if (isQuantity(kids[i].type)) {
+            if (q) return fail();
+            q = kids[i].type;
+          } else if (!numeric(kids[i].type) || !toReal(i)) {
+            return fail();
+          }
+        }
+        return q;
+      }
+      case Op::Div: {
+        Type a = kids[0].type, b = kids[1].type;
+        if (isQuantity(a) && a == b) return Type::Real;
+        if (isQuantity(a) && numeric(b) && toReal(1)) return a;
+        if (numeric(a) && toReal(0) && b == Type::Time) return Type::Frequency;
+        if (numeric(a) && toReal(0) && b == Type::Frequency) return Type::Time;
+        return fail();
+      }
+      default: return fail();
     }
   }
 
@@ -849,6 +934,14 @@ class Checker {
     for (const Expr& k : kids)
       if (k.type == Type::Error) return errorExpr(n);
     auto need = [&](size_t i, Type t) { return expect(kids[i], t, *args[i]); };
+    if (std::optional<Type> q = quantityArithmetic(e.op, kids, args, n)) {
+      if (*q == Type::Error) return errorExpr(n);
+      bool compare = e.op == Op::Lt || e.op == Op::Le || e.op == Op::Gt || e.op == Op::Ge ||
+                     e.op == Op::Eq || e.op == Op::Ne;
+      e.type = compare ? Type::Bool : *q;
+      e.kids = std::move(kids);
+      return e;
+    }
     bool ok = true;
     switch (e.op) {
       case Op::Add: case Op::Sub: case Op::Mul: case Op::Min: case Op::Max: case Op::Neg:
