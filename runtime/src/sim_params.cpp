@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "ndl/runtime/flow_control.h"
+
 namespace ndl::rt {
 
 std::string_view flowControlName(FlowControl fc) {
@@ -49,7 +51,7 @@ std::string validate(const SimParams& p, int32_t nodes) {
   }
   if (p.data_bits_per_packet < 1) return "data size per packet must be positive";
   if (p.buffer_flits < 1 || p.buffer_flits > 32768) return "buffer must be 1..32768 flits";
-  if (p.flow_control != FlowControl::kWormhole && p.buffer_flits < p.packet_flits) {
+  if (p.buffer_flits < minimumBufferFlits(p.flow_control, p.packet_flits)) {
     return fmt::format("{} needs a buffer of at least one packet ({} flits), got {}",
                        flowControlName(p.flow_control), p.packet_flits, p.buffer_flits);
   }

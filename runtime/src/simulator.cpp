@@ -22,6 +22,13 @@
 #include "ndl/runtime/statistics.h"
 #include "ndl/runtime/traffic_source.h"
 
+// The routing function of a generated simulator, when it defines one under this name (see
+// docs/runtime.md). Weak: plain users of the library do not. When params.route_fn is this
+// symbol, the router step is instantiated with it known, so linking the runtime's bitcode with
+// the generated module lets the optimiser inline routing into the cycle loop.
+extern "C" ndl::rt::RouteResult ndl_generated_route(const ndl::rt::RouteContext& ctx)
+    __attribute__((weak));
+
 namespace ndl::rt {
 
 // What the results report about the topology; the description itself is not kept.
@@ -233,6 +240,8 @@ Results Simulator::run(const RunOptions& options) {
     s.loop(StaticRoute<dimensionOrderRoute>{}, options, out);
   } else if (fn == ecubeRoute) {
     s.loop(StaticRoute<ecubeRoute>{}, options, out);
+  } else if (ndl_generated_route != nullptr && fn == ndl_generated_route) {
+    s.loop(StaticRoute<ndl_generated_route>{}, options, out);
   } else {
     s.loop(DynamicRoute{fn}, options, out);
   }

@@ -11,6 +11,12 @@
 #include "ndl/runtime/routing.h"
 #include "test_networks.h"
 
+// A generated simulator's routing function, here dimension order again: the runtime must
+// find it under this name and run it through its compile-time path.
+extern "C" ndl::rt::RouteResult ndl_generated_route(const ndl::rt::RouteContext& ctx) {
+  return ndl::rt::dimensionOrderRoute(ctx);
+}
+
 namespace ndl::rt {
 namespace {
 
@@ -125,6 +131,40 @@ TEST(Routing, DatelineClassSwitchesWhenCrossingTheWrapLink) {
   // At 0, arrived on class 1 in the same dimension: stays in class 1.
   r = route(0, 1, 2);
   EXPECT_EQ(r.vc_lo, 2);
+}
+
+RouteResult dimensionOrderThroughAPointer(const RouteContext& ctx) {
+  return dimensionOrderRoute(ctx);
+}
+
+TEST(Routing, CustomRoutingFunctionsRunLikeTheReference) {
+  // The same algorithm through the function-pointer path and through the generated-symbol
+  // path must give the very same run as the built-in reference.
+  SimParams p = testing::baseParams(FlowControl::kWormhole, 4, 4, 1);
+  p.virtual_channels = 2;
+  p.deadlock = DeadlockHandling::kAvoid;
+  testing::setLoad(p, 0.3);
+  p.measured_messages = 3000;
+  const NetworkDesc desc = makeTorus({4, 4});
+  const Results reference = simulate(desc, p);
+  p.routing = RoutingAlgorithm::kCustom;
+  p.routing_name = "DimensionOrder";
+  for (RouteFn fn : {&dimensionOrderThroughAPointer, &ndl_generated_route}) {
+    p.route_fn = fn;
+    const Results r = simulate(desc, p);
+    EXPECT_EQ(r.cycles, reference.cycles);
+    EXPECT_EQ(r.messages.delivered, reference.messages.delivered);
+    EXPECT_EQ(r.collisions_total, reference.collisions_total);
+    EXPECT_DOUBLE_EQ(r.network_latency.mean, reference.network_latency.mean);
+  }
+}
+
+TEST(Routing, BadRouteIsAnError) {
+  SimParams p = testing::baseParams(FlowControl::kWormhole, 4, 4, 1);
+  p.routing = RoutingAlgorithm::kCustom;
+  p.route_fn = [](const RouteContext&) { return RouteResult{7, 0, 0}; };  // no such port
+  p.script = {{0, 0, 1, 128}};
+  EXPECT_THROW(simulate(makeRing(4), p), std::runtime_error);
 }
 
 TEST(Traffic, BernoulliCreationRateAndRefusals) {

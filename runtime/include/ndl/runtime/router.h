@@ -12,6 +12,7 @@
 #include <string>
 
 #include "ndl/runtime/arbiter.h"
+#include "ndl/runtime/flow_control.h"
 #include "ndl/runtime/network.h"
 
 namespace ndl::rt {
@@ -116,7 +117,7 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     }
     if (v.state == VcState::kWaitTail) {
       // Store-and-forward routes a packet only once all of it is here.
-      if (flow_ == FlowControl::kStoreAndForward && v.count < v.len) continue;
+      if (waitsForTail(flow_) && v.count < v.len) continue;
       routeHead(r, gv, v, since, route, store);
     }
     if (v.state == VcState::kRouting) {
@@ -151,7 +152,6 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
   }
 
   // ---- stage 2: VC allocation, round robin over the requesters of each output port
-  const uint16_t need = flow_ == FlowControl::kWormhole ? 0 : 1;  // whole-packet room?
   for (uint32_t pm = va_ports; pm != 0; pm &= pm - 1) {
     const int o = __builtin_ctz(pm);
     uint64_t req = va_req[o];
@@ -163,7 +163,7 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
       InputVc& v = ivc_[vb + l];
       const int32_t base = ob + o * vcs_;
       for (int32_t k = v.vc_lo; k <= v.vc_hi; ++k) {
-        if (owned_[base + k] == 0 && credits_[base + k] >= need * v.len) {
+        if (owned_[base + k] == 0 && credits_[base + k] >= creditsToAllocate(flow_, v.len)) {
           owned_[base + k] = 1;
           v.out_vc = static_cast<uint8_t>(k);
           v.state = VcState::kActive;
