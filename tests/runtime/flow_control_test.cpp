@@ -151,16 +151,27 @@ TEST(ZeroLoadTest, SourceQueueingCountsInMessageLatencyOnly) {
 }
 
 TEST(ZeroLoadTest, SlowerRouterClockStretchesHeaderDelay) {
-  // Routers at half the link clock: a header delay of 1 router clock is 2 link clocks, and
-  // routers only act on every other link clock.
+  // Routers (and their PEs) at half the link clock act only in the link clocks that hold one
+  // of their edges: the odd ones. A header delay of 1 router clock is 2 link clocks. One-flit
+  // packet from 0 to 2 on a ring, message created at clock 0:
+  //   clock 1 (first router edge) the PE writes the head, node 0 routes it: leaves at 1+2 = 3;
+  //   it reaches node 1 at 4, is routed at the next edge 5, leaves at 7, reaches node 2 at 8,
+  //   is routed at 9 and delivered at 11. Network latency 11 - 1 = 10, message latency 11.
   const NetworkDesc ring = makeRing(8);
   SimParams p = baseParams(FlowControl::kVirtualCutThrough, 1, 1, 1);
   p.network_frequency_hz = 100e6;
   p.router_frequency_hz = 50e6;
-  const Results fast = runSingle(ring, baseParams(FlowControl::kVirtualCutThrough, 1, 1, 1), 0, 2);
   const Results slow = runSingle(ring, p, 0, 2);
+  EXPECT_EQ(slow.network_latency.max, 10);
+  EXPECT_EQ(slow.message_latency.max, 11);
+  // The same routers at the link clock: the plain closed form.
+  const Results fast = runSingle(ring, baseParams(FlowControl::kVirtualCutThrough, 1, 1, 1), 0, 2);
   EXPECT_EQ(fast.network_latency.max, cutThroughLatency(2, 1, 1, 1));
-  EXPECT_GT(slow.network_latency.max, fast.network_latency.max);
+  // A faster router clock only shortens the header delay: 3 router clocks at twice the link
+  // clock are ceil(1.5) = 2 link clocks per hop.
+  SimParams faster = baseParams(FlowControl::kVirtualCutThrough, 1, 1, 3);
+  faster.router_frequency_hz = 2 * faster.network_frequency_hz;
+  EXPECT_EQ(runSingle(ring, faster, 0, 2).network_latency.max, cutThroughLatency(2, 2, 1, 1));
 }
 
 }  // namespace
