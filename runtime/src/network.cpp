@@ -33,10 +33,7 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
     header_delay_ = static_cast<int32_t>(std::ceil(link_clocks - 1e-9));
   }
 
-  degree_.resize(routers_);
-  port_begin_.resize(routers_ + 1);
-  vc_begin_.resize(routers_ + 1);
-  ovc_begin_.resize(routers_ + 1);
+  router_.resize(routers_);
   int32_t ports = 0, ivcs = 0, ovcs = 0;
   for (int32_t r = 0; r < routers_; ++r) {
     const int32_t deg = static_cast<int32_t>(desc.nodes[r].ports.size());
@@ -49,27 +46,24 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
           fmt::format("node {} needs {} input VCs; the runtime supports {} per router", r,
                       deg * vcs_ + inj_vcs_, kMaxLocalVcs));
     }
-    degree_[r] = deg;
-    port_begin_[r] = ports;
-    vc_begin_[r] = ivcs;
-    ovc_begin_[r] = ovcs;
+    router_[r].degree = deg;
+    router_[r].port_begin = ports;
+    router_[r].vc_begin = ivcs;
+    router_[r].ovc_begin = ovcs;
     ports += deg + 1;
     ivcs += deg * vcs_ + inj_vcs_;
     ovcs += deg * vcs_;
   }
-  port_begin_[routers_] = ports;
-  vc_begin_[routers_] = ivcs;
-  ovc_begin_[routers_] = ovcs;
 
   ports_.assign(ports, Port{});
   int32_t horizon = credit_delay_;
   for (int32_t r = 0; r < routers_; ++r) {
-    for (int32_t p = 0; p < degree_[r]; ++p) {
+    for (int32_t p = 0; p < router_[r].degree; ++p) {
       const PortDesc& port = desc.nodes[r].ports[p];
       if (port.peer_node < 0) continue;
-      const int32_t g = port_begin_[r] + p;
+      const int32_t g = router_[r].port_begin + p;
       if (port.direction != LinkDirection::kInOnly) {
-        ports_[g].down_vc = vc_begin_[port.peer_node] + port.peer_port * vcs_;
+        ports_[g].down_vc = router_[port.peer_node].vc_begin + port.peer_port * vcs_;
         ports_[g].down_router = port.peer_node;
         const int32_t delay = port.delay_clocks > 0 ? port.delay_clocks : params.link_delay_clocks;
         if (delay > kMaxLinkDelay) {
@@ -82,7 +76,7 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
         horizon = std::max(horizon, delay);
       }
       if (port.direction != LinkDirection::kOutOnly) {
-        ports_[g].up_ovc = ovc_begin_[port.peer_node] + port.peer_port * vcs_;
+        ports_[g].up_ovc = router_[port.peer_node].ovc_begin + port.peer_port * vcs_;
       }
     }
   }
@@ -90,16 +84,15 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   ivc_.assign(ivcs, InputVc{});
   flits_.assign(static_cast<size_t>(ivcs) * depth_, 0);
   for (int32_t r = 0; r < routers_; ++r) {
-    for (int32_t l = 0; l < vc_begin_[r + 1] - vc_begin_[r]; ++l) {
-      const int32_t g = vc_begin_[r] + l;
-      const bool pe = l >= degree_[r] * vcs_;
-      ivc_[g].port = static_cast<uint8_t>(pe ? degree_[r] : l / vcs_);
-      ivc_[g].index = static_cast<uint8_t>(pe ? l - degree_[r] * vcs_ : l % vcs_);
+    for (int32_t l = 0; l < router_[r].degree * vcs_ + inj_vcs_; ++l) {
+      const int32_t g = router_[r].vc_begin + l;
+      const bool pe = l >= router_[r].degree * vcs_;
+      ivc_[g].port = static_cast<uint8_t>(pe ? router_[r].degree : l / vcs_);
+      ivc_[g].index = static_cast<uint8_t>(pe ? l - router_[r].degree * vcs_ : l % vcs_);
     }
   }
   credits_.assign(ovcs, static_cast<uint16_t>(buffer_flits_));
   owned_.assign(ovcs, 0);
-  nonempty_.assign(routers_, 0);
   collisions_.assign(routers_, 0);
   is_active_.assign(routers_, 0);
   active_.reserve(routers_);
@@ -112,7 +105,7 @@ void Network::deliver(int64_t c) {
   for (const FlitEvent& ev : flits) {
     pushFlit(ev.vc, ev.packet);
     const int32_t r = ev.router;
-    nonempty_[r] |= uint64_t{1} << (ev.vc - static_cast<uint32_t>(vc_begin_[r]));
+    router_[r].nonempty |= uint64_t{1} << (ev.vc - static_cast<uint32_t>(router_[r].vc_begin));
     activate(r);
   }
   flits.clear();
@@ -129,9 +122,10 @@ void Network::discardFlits(int32_t r, uint32_t gv, int64_t c, CycleLog& log) {
   v.head = static_cast<uint16_t>((v.head + n) & depth_mask_);
   v.count = static_cast<uint16_t>(v.count - n);
   v.sent = static_cast<uint16_t>(v.sent + n);
-  if (v.count == 0) nonempty_[r] &= ~(uint64_t{1} << (gv - static_cast<uint32_t>(vc_begin_[r])));
+  if (v.count == 0)
+    router_[r].nonempty &= ~(uint64_t{1} << (gv - static_cast<uint32_t>(router_[r].vc_begin)));
   // The discarded flits free buffer space exactly as if they had left: credits go back.
-  const int32_t up = ports_[port_begin_[r] + v.port].up_ovc;
+  const int32_t up = ports_[router_[r].port_begin + v.port].up_ovc;
   if (up >= 0) {
     wheel_.sendCredit(c + credit_delay_, static_cast<uint32_t>(up + v.index),
                       static_cast<uint32_t>(n));
@@ -149,8 +143,8 @@ void Network::dropFront(int32_t r, uint32_t gv, int64_t c, PacketStore& store, C
   const uint32_t packet = frontPacket(gv);
   store.packets[packet].dropped = 1;
   log.drops.push_back({r, packet});
-  if (v.state == VcState::kActive && v.out_port != degree_[r]) {
-    owned_[ovc_begin_[r] + v.out_port * vcs_ + v.out_vc] = 0;
+  if (v.state == VcState::kActive && v.out_port != router_[r].degree) {
+    owned_[router_[r].ovc_begin + v.out_port * vcs_ + v.out_vc] = 0;
   }
   v.state = VcState::kDiscard;
   discardFlits(r, gv, c, log);
@@ -160,14 +154,13 @@ void Network::badRoute(int32_t r, int32_t port) const {
   throw std::runtime_error(fmt::format(
       "routing function returned output port {} at node {}, which has {} connected ports "
       "(or a VC range outside 0..{})",
-      port, r, degree_[r], vcs_ - 1));
+      port, r, router_[r].degree, vcs_ - 1));
 }
 
 size_t Network::stateBytes() const {
   auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
-  return bytes(degree_) + bytes(port_begin_) + bytes(vc_begin_) + bytes(ovc_begin_) +
-         bytes(nonempty_) + bytes(collisions_) + bytes(is_active_) + bytes(active_) +
-         bytes(ports_) + bytes(ivc_) + bytes(flits_) + bytes(credits_) + bytes(owned_);
+  return bytes(router_) + bytes(collisions_) + bytes(is_active_) + bytes(active_) + bytes(ports_) +
+         bytes(ivc_) + bytes(flits_) + bytes(credits_) + bytes(owned_);
 }
 
 }  // namespace ndl::rt

@@ -78,21 +78,21 @@ class Network {
   Network(const NetworkDesc& desc, const SimParams& params);
 
   int32_t routers() const { return routers_; }
-  int32_t degree(int32_t r) const { return degree_[r]; }
+  int32_t degree(int32_t r) const { return router_[r].degree; }
   const TopologyIndex& topology() const { return topo_; }
 
   // ---- the PE side of the injection channel
   int32_t injectionVcs() const { return inj_vcs_; }
   // Global id of injection VC i of router r.
   uint32_t injectionVc(int32_t r, int32_t i) const {
-    return static_cast<uint32_t>(vc_begin_[r] + degree_[r] * vcs_ + i);
+    return static_cast<uint32_t>(router_[r].vc_begin + router_[r].degree * vcs_ + i);
   }
   int32_t bufferedFlits(uint32_t gv) const { return ivc_[gv].count; }
   int32_t bufferFlits() const { return buffer_flits_; }
   // Writes one flit into an injection VC (the caller checked there is room).
   void pushInjected(int32_t r, uint32_t gv, uint32_t packet) {
     pushFlit(gv, packet);
-    nonempty_[r] |= uint64_t{1} << (gv - vc_begin_[r]);
+    router_[r].nonempty |= uint64_t{1} << (gv - router_[r].vc_begin);
     ++flits_in_network_;
   }
 
@@ -104,7 +104,7 @@ class Network {
   template <class Route>
   void stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& store, CycleLog& log);
 
-  bool routerBusy(int32_t r) const { return nonempty_[r] != 0; }
+  bool routerBusy(int32_t r) const { return router_[r].nonempty != 0; }
   void activate(int32_t r) {
     if (!is_active_[r]) {
       is_active_[r] = 1;
@@ -164,12 +164,15 @@ class Network {
   int32_t credit_delay_ = 1;
   int64_t drop_timeout_ = 0;
 
-  // per router
-  std::vector<int32_t> degree_;
-  std::vector<int32_t> port_begin_;  // first global port (degree + 1 ports: PE last)
-  std::vector<int32_t> vc_begin_;    // first global input VC
-  std::vector<int32_t> ovc_begin_;   // first global output VC (network ports only)
-  std::vector<uint64_t> nonempty_;   // local input VCs holding flits
+  // per router, in one 24-byte entry: a router step starts with one cache line
+  struct Router {
+    uint64_t nonempty = 0;   // local input VCs holding flits
+    int32_t port_begin = 0;  // first global port (degree + 1 ports: PE last)
+    int32_t vc_begin = 0;    // first global input VC
+    int32_t ovc_begin = 0;   // first global output VC (network ports only)
+    int32_t degree = 0;
+  };
+  std::vector<Router> router_;
   std::vector<int64_t> collisions_;
   std::vector<uint8_t> is_active_;
   std::vector<int32_t> active_;

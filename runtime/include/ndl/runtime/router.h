@@ -34,7 +34,7 @@ inline void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame& 
   InputVc& v = ivc_[gv];
   const uint32_t packet = flits_[static_cast<size_t>(gv) * depth_ + v.head];
   v.head = static_cast<uint16_t>((v.head + 1) & depth_mask_);
-  if (--v.count == 0) nonempty_[r] &= ~(uint64_t{1} << l);
+  if (--v.count == 0) router_[r].nonempty &= ~(uint64_t{1} << l);
   const bool head = v.sent == 0;
   const bool tail = ++v.sent == v.len;
   const int32_t up = ports_[f.pb + v.port].up_ovc;
@@ -68,11 +68,11 @@ inline void Network::routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t sinc
   Packet& p = store.packets[frontPacket(gv)];
   const RouteContext ctx{&topo_, r, p.src, p.dst, v.port, v.index, vcs_, deadlock_, &p.header};
   const RouteResult res = route(ctx);
-  const int32_t deg = degree_[r];
+  const int32_t deg = router_[r].degree;
   if (res.port == kEject) {
     v.out_port = static_cast<uint8_t>(deg);
   } else {
-    if (res.port < 0 || res.port >= deg || ports_[port_begin_[r] + res.port].down_vc < 0 ||
+    if (res.port < 0 || res.port >= deg || ports_[router_[r].port_begin + res.port].down_vc < 0 ||
         res.vc_hi >= vcs_ || res.vc_lo > res.vc_hi) {
       badRoute(r, res.port);
     }
@@ -87,12 +87,13 @@ inline void Network::routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t sinc
 template <class Route>
 void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& store,
                          CycleLog& log) {
-  const uint64_t busy = nonempty_[r];
+  const Router& info = router_[r];
+  const uint64_t busy = info.nonempty;
   if (busy == 0) return;
-  const uint32_t vb = static_cast<uint32_t>(vc_begin_[r]);
-  const int32_t pb = port_begin_[r];
-  const int32_t ob = ovc_begin_[r];
-  const int32_t deg = degree_[r];
+  const uint32_t vb = static_cast<uint32_t>(info.vc_begin);
+  const int32_t pb = info.port_begin;
+  const int32_t ob = info.ovc_begin;
+  const int32_t deg = info.degree;
   const uint32_t now = static_cast<uint32_t>(c);
   const RouterFrame frame{pb, ob, deg};
 
