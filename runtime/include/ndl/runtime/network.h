@@ -116,8 +116,6 @@ class Network {
 
   int64_t flitsInNetwork() const { return flits_in_network_; }
   const std::vector<int64_t>& collisions() const { return collisions_; }
-  // Header delay in link clocks (router clocks converted when the domains differ).
-  int32_t headerDelay() const { return header_delay_; }
   // Bytes held by the network state, for the memory figure of the benchmark.
   size_t stateBytes() const;
 
@@ -160,7 +158,7 @@ class Network {
   int32_t buffer_flits_ = 1;
   int32_t depth_ = 1;  // ring slots per VC, a power of two >= buffer_flits_
   uint32_t depth_mask_ = 0;
-  int32_t header_delay_ = 1;
+  int32_t header_delay_ = 1;  // link clocks (router clocks converted when the domains differ)
   int32_t credit_delay_ = 1;
   int64_t drop_timeout_ = 0;
 
