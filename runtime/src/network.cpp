@@ -91,8 +91,7 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
       ivc_[g].index = static_cast<uint8_t>(pe ? l - router_[r].degree * vcs_ : l % vcs_);
     }
   }
-  credits_.assign(ovcs, static_cast<uint16_t>(buffer_flits_));
-  owned_.assign(ovcs, 0);
+  out_vc_.assign(ovcs, static_cast<uint16_t>(buffer_flits_));
   collisions_.assign(routers_, 0);
   is_active_.assign(routers_, 0);
   active_.reserve(routers_);
@@ -110,7 +109,7 @@ void Network::deliver(int64_t c) {
   }
   flits.clear();
   auto& credits = wheel_.creditsAt(c);
-  for (const CreditEvent& ev : credits) credits_[ev.ovc] += static_cast<uint16_t>(ev.count);
+  for (const CreditEvent& ev : credits) out_vc_[ev.ovc] += static_cast<uint16_t>(ev.count);
   credits.clear();
 }
 
@@ -144,7 +143,7 @@ void Network::dropFront(int32_t r, uint32_t gv, int64_t c, PacketStore& store, C
   store.packets[packet].dropped = 1;
   log.drops.push_back({r, packet});
   if (v.state == VcState::kActive && v.out_port != router_[r].degree) {
-    owned_[router_[r].ovc_begin + v.out_port * vcs_ + v.out_vc] = 0;
+    out_vc_[router_[r].ovc_begin + v.out_port * vcs_ + v.out_vc] &= static_cast<uint16_t>(~kOwned);
   }
   v.state = VcState::kDiscard;
   discardFlits(r, gv, c, log);
@@ -160,7 +159,7 @@ void Network::badRoute(int32_t r, int32_t port) const {
 size_t Network::stateBytes() const {
   auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
   return bytes(router_) + bytes(collisions_) + bytes(is_active_) + bytes(active_) + bytes(ports_) +
-         bytes(ivc_) + bytes(flits_) + bytes(credits_) + bytes(owned_);
+         bytes(ivc_) + bytes(flits_) + bytes(out_vc_);
 }
 
 }  // namespace ndl::rt

@@ -50,7 +50,7 @@ std::string validate(const SimParams& p, int32_t nodes) {
     return "header flits must be between 0 and the packet size";
   }
   if (p.data_bits_per_packet < 1) return "data size per packet must be positive";
-  if (p.buffer_flits < 1 || p.buffer_flits > 32768) return "buffer must be 1..32768 flits";
+  if (p.buffer_flits < 1 || p.buffer_flits > 32767) return "buffer must be 1..32767 flits";
   if (p.buffer_flits < minimumBufferFlits(p.flow_control, p.packet_flits)) {
     return fmt::format("{} needs a buffer of at least one packet ({} flits), got {}",
                        flowControlName(p.flow_control), p.packet_flits, p.buffer_flits);

@@ -17,19 +17,17 @@ TopologyIndex::TopologyIndex(const NetworkDesc& desc)
       coords_[n * dims_.size() + d] = (n / stride_[d]) % dims_[d];
     }
   }
-  degree_.resize(nodes_);
   port_begin_.resize(nodes_ + 1);
   int32_t total = 0;
   for (int32_t n = 0; n < nodes_; ++n) {
-    degree_[n] = static_cast<int32_t>(desc.nodes[n].ports.size());
     port_begin_[n] = total;
-    total += degree_[n];
+    total += static_cast<int32_t>(desc.nodes[n].ports.size());
   }
   port_begin_[nodes_] = total;
   port_dim_.resize(total);
   dir_port_.assign(static_cast<size_t>(nodes_) * dims_.size() * 2, -1);
   for (int32_t n = 0; n < nodes_; ++n) {
-    for (int32_t p = 0; p < degree_[n]; ++p) {
+    for (int32_t p = 0; p < port_begin_[n + 1] - port_begin_[n]; ++p) {
       const PortDesc& port = desc.nodes[n].ports[p];
       port_dim_[port_begin_[n] + p] = port.dim;
       if (port.dim >= 0 && port.dim < static_cast<int32_t>(dims_.size()) && port.sign != 0 &&

@@ -191,9 +191,11 @@ class Network {
   std::vector<InputVc> ivc_;
   std::vector<uint32_t> flits_;  // rings, depth_ slots per VC
 
-  // per global output VC
-  std::vector<uint16_t> credits_;
-  std::vector<uint8_t> owned_;
+  // per global output VC: credits (free downstream slots) in the low 15 bits, and kOwned
+  // while a packet holds the VC
+  static constexpr uint16_t kOwned = 0x8000;
+  static constexpr uint16_t kCreditMask = 0x7fff;
+  std::vector<uint16_t> out_vc_;
 
   EventWheel wheel_;
   int64_t flits_in_network_ = 0;

@@ -50,14 +50,14 @@ inline void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame& 
     return;
   }
   const int32_t gov = f.ob + o * vcs_ + v.out_vc;
-  --credits_[gov];
+  --out_vc_[gov];  // a credit was there, so the owned bit is untouched
   const Port& port = ports_[f.pb + o];
   wheel_.sendFlit(c + port.link_delay, static_cast<uint32_t>(port.down_vc + v.out_vc), packet,
                   port.down_router);
   ++log.flit_hops;
   if (head) ++store.packets[packet].hops;
   if (tail) {
-    owned_[gov] = 0;
+    out_vc_[gov] &= static_cast<uint16_t>(~kOwned);
     releaseFront(v, c);
   }
 }
@@ -141,7 +141,7 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
       continue;
     }
     // kActive
-    if (v.out_port == deg || credits_[ob + v.out_port * vcs_ + v.out_vc] > 0) {
+    if (v.out_port == deg || (out_vc_[ob + v.out_port * vcs_ + v.out_vc] & kCreditMask) > 0) {
       const uint32_t in = v.port;
       if (sa_ports & (1u << in)) {
         sa_req[in] |= uint64_t{1} << l;
@@ -164,15 +164,16 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
       InputVc& v = ivc_[vb + l];
       const int32_t base = ob + o * vcs_;
       for (int32_t k = v.vc_lo; k <= v.vc_hi; ++k) {
-        if (owned_[base + k] == 0 && credits_[base + k] >= creditsToAllocate(flow_, v.len)) {
-          owned_[base + k] = 1;
+        // Not owned: the entry is the credit count itself.
+        if (out_vc_[base + k] < kOwned && out_vc_[base + k] >= creditsToAllocate(flow_, v.len)) {
+          out_vc_[base + k] |= kOwned;
           v.out_vc = static_cast<uint8_t>(k);
           v.state = VcState::kActive;
           if (!granted) {
             ports_[pb + o].va_ptr = roundRobinNext(l);
             granted = true;
           }
-          if (credits_[base + k] > 0) {
+          if ((out_vc_[base + k] & kCreditMask) > 0) {
             const uint32_t in = v.port;
             if (sa_ports & (1u << in)) {
               sa_req[in] |= uint64_t{1} << l;

@@ -17,7 +17,7 @@ struct RouteContext {
   int32_t node;     // router making the decision
   int32_t src;      // packet source
   int32_t dest;     // packet destination
-  int32_t in_port;  // port the packet arrived on; topo->degree(node) for the PE port
+  int32_t in_port;  // port the packet arrived on; the node's degree for the PE port
   int32_t in_vc;    // VC it arrived on
   int32_t num_vcs;  // VCs per network output port
   DeadlockHandling deadlock;

@@ -19,7 +19,6 @@ class TopologyIndex {
   int32_t numDims() const { return static_cast<int32_t>(dims_.size()); }
   int32_t radix(int32_t d) const { return dims_[d]; }
   bool wraps() const { return wrap_; }
-  int32_t degree(int32_t node) const { return degree_[node]; }
 
   // Coordinates come from a table: routing asks for them at every hop of every header.
   int32_t coord(int32_t node, int32_t d) const {
@@ -36,7 +35,8 @@ class TopologyIndex {
   }
   // Dimension of a port (-1 for the PE port and unlabelled ports).
   int32_t portDim(int32_t node, int32_t port) const {
-    return port < degree_[node] ? port_dim_[port_begin_[node] + port] : -1;
+    return port < port_begin_[node + 1] - port_begin_[node] ? port_dim_[port_begin_[node] + port]
+                                                            : -1;
   }
 
  private:
@@ -45,7 +45,6 @@ class TopologyIndex {
   std::vector<int32_t> stride_;
   std::vector<int32_t> coords_;
   bool wrap_ = false;
-  std::vector<int32_t> degree_;
   std::vector<int32_t> port_begin_;
   std::vector<int8_t> port_dim_;
   std::vector<int16_t> dir_port_;

@@ -1,0 +1,130 @@
+// The entry point of every generated simulator: turns the tables of the
+// generated module (generated_abi.h) into the runtime's NetworkDesc and
+// SimParams, and wraps the NDL routing function as the runtime's
+// ndl_generated_route. Compiled to LLVM bitcode with the simulator core and
+// linked with the generated module, so that the routing function inlines
+// into the router step.
+#include <cstdlib>
+#include <vector>
+
+#include "ndl/runtime/generated_abi.h"
+#include "ndl/runtime/routing.h"
+#include "ndl/runtime/sim_params.h"
+#include "ndl/runtime/simulator_main.h"
+
+namespace {
+
+// Port of a node along (dim, dir), and whether that port's link wraps:
+// filled once in main from the tables; the route function only indexes.
+std::vector<int16_t> g_port_of;
+std::vector<uint8_t> g_port_wraps;
+int32_t g_port_dims = 0;
+
+ndl::rt::NetworkDesc makeNetwork() {
+  ndl::rt::NetworkDesc desc;
+  const int64_t n = ndl_params_i64[NDL_P_NumNodes];
+  desc.topology_name = ndl_params_str[NDL_P_TopologyName];
+  desc.topology_kind = ndl_params_str[NDL_P_TopologyKind];
+  desc.nodes.resize(static_cast<size_t>(n));
+  g_port_dims = static_cast<int32_t>(ndl_params_i64[NDL_P_NumPortDims]);
+  g_port_of.assign(static_cast<size_t>(n) * g_port_dims * 2, -1);
+  g_port_wraps.assign(static_cast<size_t>(ndl_params_i64[NDL_P_NumPorts]), 0);
+  for (int64_t v = 0; v < n; ++v) {
+    for (int32_t p = ndl_port_start[v]; p < ndl_port_start[v + 1]; ++p) {
+      const int32_t* f = &ndl_ports[static_cast<size_t>(p) * NDL_PORT_FIELDS];
+      ndl::rt::PortDesc port;
+      port.peer_node = f[0];
+      port.peer_port = f[1];
+      port.direction = static_cast<ndl::rt::LinkDirection>(f[2]);
+      port.dim = static_cast<int8_t>(f[3]);
+      port.sign = static_cast<int8_t>(f[4]);
+      g_port_wraps[static_cast<size_t>(p)] = static_cast<uint8_t>(f[5]);
+      const int32_t local = p - ndl_port_start[v];
+      if (f[4] != 0 && f[3] >= 0 && f[3] < g_port_dims) {
+        int16_t& slot = g_port_of[(static_cast<size_t>(v) * g_port_dims + f[3]) * 2 + (f[4] > 0)];
+        if (slot < 0) slot = static_cast<int16_t>(local);
+      }
+      desc.nodes[static_cast<size_t>(v)].ports.push_back(port);
+    }
+  }
+  for (int64_t d = 0; d < ndl_params_i64[NDL_P_NumDims]; ++d) desc.dims.push_back(ndl_radices[d]);
+  desc.wrap = ndl_params_i64[NDL_P_Wrap] != 0;
+  desc.diameter = static_cast<int32_t>(ndl_params_i64[NDL_P_Diameter]);
+  desc.avg_distance = ndl_params_f64[NDL_P_AvgDistance];
+  return desc;
+}
+
+ndl::rt::SimParams makeParams() {
+  using namespace ndl::rt;
+  const int64_t* i = ndl_params_i64;
+  const double* f = ndl_params_f64;
+  SimParams p;
+  p.flow_control = static_cast<FlowControl>(i[NDL_P_FlowControl]);
+  p.channel_width_bits = static_cast<int32_t>(i[NDL_P_ChannelWidthBits]);
+  p.packet_flits = static_cast<int32_t>(i[NDL_P_PacketFlits]);
+  p.header_flits = static_cast<int32_t>(i[NDL_P_HeaderFlits]);
+  p.data_bits_per_packet = i[NDL_P_DataBitsPerPacket];
+  p.buffer_flits = static_cast<int32_t>(i[NDL_P_BufferFlits]);
+  p.virtual_channels = static_cast<int32_t>(i[NDL_P_VirtualChannels]);
+  p.injection_virtual_channels = static_cast<int32_t>(i[NDL_P_InjectionVirtualChannels]);
+  p.router_delay_clocks = static_cast<int32_t>(i[NDL_P_RouterDelayClocks]);
+  p.link_delay_clocks = static_cast<int32_t>(i[NDL_P_LinkDelayClocks]);
+  p.credit_delay_clocks = static_cast<int32_t>(i[NDL_P_CreditDelayClocks]);
+  p.network_frequency_hz = f[NDL_P_NetworkFrequencyHz];
+  p.router_frequency_hz = f[NDL_P_RouterFrequencyHz];
+  p.creation_process = static_cast<CreationProcess>(i[NDL_P_CreationProcess]);
+  p.creation_rate = f[NDL_P_CreationRate];
+  p.creation_interval_clocks = f[NDL_P_CreationIntervalClocks];
+  p.creation_max = i[NDL_P_CreationMax];
+  p.message_min_bits = i[NDL_P_MessageMinBits];
+  p.message_max_bits = i[NDL_P_MessageMaxBits];
+  p.injection_queue_capacity = i[NDL_P_QueueCapacity];
+  p.pattern = static_cast<TrafficPattern>(i[NDL_P_Pattern]);
+  p.pattern_params.hotspot_ratio = f[NDL_P_HotSpotShare];
+  for (int64_t k = 0; k < i[NDL_P_HotSpotCount]; ++k)
+    p.pattern_params.hotspot_nodes.push_back(ndl_hot_nodes[k]);
+  switch (i[NDL_P_ReferenceRouting]) {
+    case 1: p.routing = RoutingAlgorithm::kDimensionOrder; break;
+    case 2: p.routing = RoutingAlgorithm::kEcube; break;
+    default:
+      p.routing = RoutingAlgorithm::kCustom;
+      p.route_fn = ndl_generated_route;
+      p.routing_name = ndl_params_str[NDL_P_RoutingName];
+  }
+  p.deadlock = static_cast<DeadlockHandling>(i[NDL_P_Deadlock]);
+  p.deadlock_timeout_clocks = i[NDL_P_DeadlockTimeoutClocks];
+  p.seed = static_cast<uint64_t>(i[NDL_P_Seed]);
+  p.warmup_messages = i[NDL_P_WarmupMessages];
+  p.measured_messages = i[NDL_P_MeasuredMessages];
+  p.time_limit_clocks = i[NDL_P_TimeLimitClocks];
+  p.sampling_interval_clocks = i[NDL_P_SamplingIntervalClocks];
+  for (int64_t k = 0; k < i[NDL_P_ReportPairCount]; ++k)
+    p.report_pairs.emplace_back(ndl_report_pairs[2 * k], ndl_report_pairs[2 * k + 1]);
+  p.data_output_file = ndl_params_str[NDL_P_DataOutputFile];
+  p.screen_output_file = ndl_params_str[NDL_P_ScreenOutputFile];
+  return p;
+}
+
+}  // namespace
+
+// The runtime's hook for generated routing (see simulator.cpp): the NDL
+// function picks (dim, dir); the port and the VC classes follow here.
+extern "C" ndl::rt::RouteResult ndl_generated_route(const ndl::rt::RouteContext& ctx) {
+  if (ctx.node == ctx.dest) return {ndl::rt::kEject, 0, 0};
+  const int64_t code = ndl_user_route(ctx.node, ctx.dest, ctx.src);
+  const int32_t dim = static_cast<int32_t>(code >> 1);
+  const int32_t sign = (code & 1) ? 1 : -1;
+  int32_t port = -1;
+  if (dim >= 0 && dim < g_port_dims)
+    port = g_port_of[(static_cast<size_t>(ctx.node) * g_port_dims + dim) * 2 + (sign > 0)];
+  // -2, not kEject (-1): the runtime reports a route to a missing port.
+  if (port < 0) return {-2, 0, 0};
+  const bool crosses =
+      g_port_wraps[static_cast<size_t>(ndl_port_start[ctx.node] + port)] != 0;
+  return ndl::rt::datelineHop(ctx, port, dim, crosses);
+}
+
+int main(int argc, char** argv) {
+  ndl::rt::NetworkDesc desc = makeNetwork();
+  return ndl::rt::simulatorMain(argc, argv, desc, makeParams());
+}

@@ -1,0 +1,62 @@
+// The tables a generated simulator module defines and its entry point
+// (runtime/entry/generated_entry.cpp) reads. Plain C data with names from
+// one X-macro list, so that the code generator and the entry agree on every
+// index without sharing a struct layout.
+#pragma once
+
+#include <stdint.h>
+
+// Integer parameters: ndl_params_i64[NDL_P_<Name>].
+#define NDL_ABI_I64_PARAMS(X)                                                                   \
+  X(FlowControl) /* ndl::rt::FlowControl */                                                     \
+  X(ChannelWidthBits)                                                                           \
+  X(PacketFlits) X(HeaderFlits) X(DataBitsPerPacket) X(BufferFlits) X(VirtualChannels)          \
+      X(InjectionVirtualChannels) X(RouterDelayClocks) X(LinkDelayClocks) X(CreditDelayClocks)  \
+          X(CreationProcess) /* ndl::rt::CreationProcess */                                     \
+      X(CreationMax) X(MessageMinBits) X(MessageMaxBits) X(QueueCapacity)                       \
+          X(Pattern) /* ndl::rt::TrafficPattern */                                              \
+      X(Deadlock)    /* ndl::rt::DeadlockHandling */                                            \
+      X(DeadlockTimeoutClocks) X(Seed) X(WarmupMessages) X(MeasuredMessages) X(TimeLimitClocks) \
+          X(SamplingIntervalClocks)                                                             \
+              X(ReferenceRouting) /* 0: generated; 1: DimensionOrder; 2: Ecube */               \
+      X(NumNodes) X(NumPorts) X(NumDims) X(NumPortDims) X(Wrap) X(Diameter) X(HotSpotCount)     \
+          X(ReportPairCount)
+
+// Real parameters: ndl_params_f64[NDL_P_<Name>].
+#define NDL_ABI_F64_PARAMS(X) \
+  X(NetworkFrequencyHz)       \
+  X(RouterFrequencyHz) X(CreationRate) X(CreationIntervalClocks) X(AvgDistance) X(HotSpotShare)
+
+// Strings: ndl_params_str[NDL_P_<Name>].
+#define NDL_ABI_STR_PARAMS(X) \
+  X(TopologyName) X(TopologyKind) X(RoutingName) X(DataOutputFile) X(ScreenOutputFile)
+
+#define NDL_ABI_ENUM(Name) NDL_P_##Name,
+enum NdlI64Param { NDL_ABI_I64_PARAMS(NDL_ABI_ENUM) NDL_P_I64_COUNT };
+enum NdlF64Param { NDL_ABI_F64_PARAMS(NDL_ABI_ENUM) NDL_P_F64_COUNT };
+enum NdlStrParam { NDL_ABI_STR_PARAMS(NDL_ABI_ENUM) NDL_P_STR_COUNT };
+#undef NDL_ABI_ENUM
+
+// Per port, NDL_PORT_FIELDS int32 values: peer node, peer port, direction
+// (ndl::rt::LinkDirection), dimension, sign (+1/-1, 0 for in-only ports),
+// wrap (1 when the link crosses its dimension's dateline).
+#define NDL_PORT_FIELDS 6
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+// Defined by the generated module.
+extern const int64_t ndl_params_i64[];
+extern const double ndl_params_f64[];
+extern const char* const ndl_params_str[];
+extern const int32_t ndl_port_start[];    // NumNodes + 1 entries
+extern const int32_t ndl_ports[];         // NumPorts * NDL_PORT_FIELDS
+extern const int32_t ndl_radices[];       // NumDims
+extern const int32_t ndl_hot_nodes[];     // HotSpotCount
+extern const int32_t ndl_report_pairs[];  // ReportPairCount * 2
+// The NDL routing function: the port (dim * 2 + (dir > 0)) to take from
+// `current` toward `dest`.
+int64_t ndl_user_route(int64_t current, int64_t dest, int64_t source);
+#ifdef __cplusplus
+}
+#endif
