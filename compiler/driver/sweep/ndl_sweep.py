@@ -1,0 +1,1069 @@
+#!/usr/bin/env python3
+"""ndlc sweep: run an NDL program over a grid of parameter values.
+
+    ndlc sweep FILE... [--param NAME=V1,V2,...]... [--jobs N] [--out DIR]
+    python3 ndl_sweep.py --ndlc PATH/ndlc FILE... [same options]
+
+Every point of the grid (the cartesian product of the --param lists, or of
+the file's own (Sweep NAME v1 v2 ...) forms) is one simulator run. A
+parameter the simulator takes on its command line (--set, docs/runtime.md)
+is passed that way to one built binary; any other parameter (Topology,
+FlowControlMethod is --set-able, NetworkChannelWidth, NetworkFrequency, ...)
+makes a structural variant: the program text with that form replaced, built
+once with `ndlc build`. Builds and runs share a pool of --jobs workers.
+
+Output in --out (default sweep-<stem>): results.csv (one row per point: the
+file, the swept parameters, status, then every JSON metric flattened with
+dotted names), plot.png and plot.svg (gnuplot: the metric against the first
+swept parameter, one line per combination of the others), points/NNNN/
+(each run's JSON, report and stderr) and build/ (the variants and their
+simulators).
+
+Exit status: 0 every point ran (a run that stopped on a runtime failure,
+simulator exit 3, still ran and has results); 1 some builds or runs failed,
+or the input is wrong; 2 usage error.
+"""
+
+import argparse
+import concurrent.futures
+import csv
+import hashlib
+import itertools
+import json
+import math
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+# Parameters the simulator accepts with --set (docs/runtime.md, section 4).
+# Everything else is compiled into the simulator and needs a build per value.
+SET_PARAMS = {
+    "Seed", "WarmupMessages", "MeasuredMessages", "MessageCreationMax",
+    "MessageMaxCount", "VirtualChannels", "InjectionVirtualChannels",
+    "MessageCreationRate", "MessageCreationInterval", "SimulationTime",
+    "SimulationInterval", "DeadlockTimeout", "NodeHardwareDelay", "LinkDelay",
+    "CreditDelay", "NodeBufferSize", "MessageLength", "TrafficPattern",
+    "FlowControlMethod", "DeadlockHandling", "DataOutputFile",
+    "ScreenOutputFile",
+}
+
+# JSON keys that are tables (per node, per interval) rather than metrics; the
+# point's JSON file keeps them.
+TABLE_KEYS = {"nodes", "series", "collisions.per_node"}
+
+DEFAULT_Y = "latency_ns.network.mean"
+
+
+class UsageError(Exception):
+    pass
+
+
+class InputError(Exception):
+    """The input is wrong. raw: the message is ndlc's own diagnostics."""
+
+    def __init__(self, msg, raw=False):
+        super().__init__(msg)
+        self.raw = raw
+
+
+# ---------------------------------------------------------------------------
+# A small S-expression scanner: top-level forms of an NDL text, respecting
+# strings, `;` line comments and `#| |#` block comments.
+
+class Form:
+    __slots__ = ("name", "start", "end", "line", "args")
+
+    def __init__(self, name, start, end, line, args):
+        self.name = name      # the head symbol, or None
+        self.start = start    # offset of '('
+        self.end = end        # offset after ')'
+        self.line = line      # 1-based line of '('
+        self.args = args      # texts of the arguments, as written
+
+
+def _skip_space(text, i):
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c in " \t\r\n\f\v":
+            i += 1
+        elif c == ";":
+            j = text.find("\n", i)
+            i = n if j < 0 else j + 1
+        elif text.startswith("#|", i):
+            j = text.find("|#", i + 2)
+            i = n if j < 0 else j + 2
+        else:
+            break
+    return i
+
+
+def _scan_element(text, i):
+    """Returns the end offset of the element (atom, string or list) at i."""
+    n = len(text)
+    c = text[i]
+    if c == '"':
+        j = i + 1
+        while j < n and text[j] != '"':
+            if text[j] == "\\":
+                j += 1
+            elif text[j] == "\n":
+                return j  # unterminated string: stop at the line end
+            j += 1
+        return min(j + 1, n)
+    if c == "(":
+        depth = 0
+        j = i
+        while j < n:
+            j = _skip_space(text, j)
+            if j >= n:
+                break
+            c = text[j]
+            if c == "(":
+                depth += 1
+                j += 1
+            elif c == ")":
+                depth -= 1
+                j += 1
+                if depth == 0:
+                    return j
+            elif c == '"':
+                j = _scan_element(text, j)
+            else:
+                j = _scan_atom(text, j)
+        return n
+    if c == ")":
+        return i + 1
+    return _scan_atom(text, i)
+
+
+def _scan_atom(text, i):
+    n = len(text)
+    j = i
+    while j < n and text[j] not in " \t\r\n\f\v();\"":
+        if text.startswith("#|", j):
+            break
+        j += 1
+    return max(j, i + 1)
+
+
+def _elements(text, i, end):
+    """Texts of the elements between i and end (inside one list)."""
+    out = []
+    while True:
+        i = _skip_space(text, i)
+        if i >= end or text[i] == ")":
+            return out
+        j = _scan_element(text, i)
+        out.append(text[i:j])
+        i = j
+
+
+def top_level_forms(text):
+    forms = []
+    i = 0
+    n = len(text)
+    while True:
+        i = _skip_space(text, i)
+        if i >= n:
+            return forms
+        j = _scan_element(text, i)
+        if text[i] == "(":
+            elems = _elements(text, i + 1, j - 1)
+            name = elems[0] if elems and not elems[0].startswith(("(", '"')) else None
+            forms.append(Form(name, i, j, text.count("\n", 0, i) + 1, elems[1:]))
+        i = j
+
+
+def join_range_args(args):
+    """Argument texts of a form as one value text: `8byte to 32byte`."""
+    return " ".join(args)
+
+
+def split_values(spec):
+    """Splits `V1,V2,...` at commas outside parentheses and strings."""
+    values, depth, cur, in_str = [], 0, [], False
+    i = 0
+    while i < len(spec):
+        c = spec[i]
+        if in_str:
+            cur.append(c)
+            if c == "\\" and i + 1 < len(spec):
+                cur.append(spec[i + 1])
+                i += 1
+            elif c == '"':
+                in_str = False
+        elif c == '"':
+            in_str = True
+            cur.append(c)
+        elif c == "(":
+            depth += 1
+            cur.append(c)
+        elif c == ")":
+            depth -= 1
+            cur.append(c)
+        elif c == "," and depth == 0:
+            values.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(c)
+        i += 1
+    values.append("".join(cur).strip())
+    if any(v == "" for v in values):
+        raise UsageError(f"empty value in '{spec}'")
+    return values
+
+
+# ---------------------------------------------------------------------------
+# Imports: which forms an imported file sets (for the duplicate-form error).
+
+def stdlib_dirs(ndlc, stdlib_opt):
+    dirs = []
+    if stdlib_opt:
+        dirs.append(Path(stdlib_opt))
+    if os.environ.get("NDL_STDLIB"):
+        dirs.append(Path(os.environ["NDL_STDLIB"]))
+    if ndlc:
+        dirs.append(Path(ndlc).resolve().parent.parent / "share" / "ndl" / "stdlib")
+    dirs.append(Path(__file__).resolve().parents[3] / "stdlib")
+    return dirs
+
+
+def resolve_import(name, importer, dirs):
+    if "/" in name or name.endswith(".ndl"):
+        p = (Path(importer).parent / name)
+        return p if p.is_file() else None
+    for d in dirs:
+        p = d / (name + ".ndl")
+        if p.is_file():
+            return p
+    return None
+
+
+def imported_forms(path, text, dirs):
+    """{form name: (file, line)} for the forms set by the files `path` imports
+    (recursively), not by `path` itself."""
+    found = {}
+    seen = {Path(path).resolve()}
+    todo = [(path, text)]
+    while todo:
+        p, t = todo.pop()
+        for f in top_level_forms(t):
+            if f.name != "import" or not f.args:
+                continue
+            arg = f.args[0]
+            if not (arg.startswith('"') and arg.endswith('"')):
+                continue
+            q = resolve_import(arg[1:-1], p, dirs)
+            if q is None or q.resolve() in seen:
+                continue
+            seen.add(q.resolve())
+            try:
+                qt = q.read_text(encoding="utf-8")
+            except OSError:
+                continue
+            for g in top_level_forms(qt):
+                if g.name and g.name[:1].isupper() and g.name not in found:
+                    found[g.name] = (str(q), g.line)
+            todo.append((q, qt))
+    return found
+
+
+# ---------------------------------------------------------------------------
+# Variants
+
+def variant_text(text, forms, structural):
+    """The program text with each (NAME ...) of `structural` (name -> value
+    text) replaced or appended, and the (Sweep ...) forms blanked (kept as
+    whitespace so that line numbers of diagnostics stay right)."""
+    edits = []
+    present = set()
+    for f in forms:
+        if f.name == "Sweep":
+            blank = re.sub(r"[^\n]", " ", text[f.start:f.end])
+            edits.append((f.start, f.end, blank))
+        elif f.name in structural:
+            present.add(f.name)
+            edits.append((f.start, f.end, f"({f.name} {structural[f.name]})"))
+    out = text
+    for start, end, repl in sorted(edits, reverse=True):
+        out = out[:start] + repl + out[end:]
+    added = [f"({name} {value})" for name, value in structural.items() if name not in present]
+    if added:
+        if not out.endswith("\n"):
+            out += "\n"
+        out += ";;; set by ndlc sweep\n" + "\n".join(added) + "\n"
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Quantities, for the plot axes
+
+TIME = {"sec": 1.0, "s": 1.0, "msec": 1e-3, "ms": 1e-3, "usec": 1e-6, "us": 1e-6,
+        "nsec": 1e-9, "ns": 1e-9, "psec": 1e-12, "ps": 1e-12}
+SIZE = {"bit": 1.0, "byte": 8.0, "Kbyte": 8192.0, "Mbyte": 8388608.0}
+FREQ = {"Hz": 1.0, "kHz": 1e3, "MHz": 1e6, "GHz": 1e9}
+PRETTY_UNIT = {"usec": "µs", "us": "µs", "nsec": "ns", "msec": "ms", "psec": "ps",
+               "sec": "s", "bit": "bits", "byte": "bytes", "clock": "clocks",
+               "cycle": "clocks", "flit": "flits", "phit": "phits"}
+QUANTITY = re.compile(r"^([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)([A-Za-z%/]*)$")
+
+
+def parse_quantity(text):
+    m = QUANTITY.match(text.strip())
+    if not m:
+        return None
+    return float(m.group(1)), m.group(2)
+
+
+def axis_values(values):
+    """Numeric x positions and the unit label for a list of value texts, or
+    (None, None) if they are not numbers of one dimension."""
+    parsed = [parse_quantity(v) for v in values]
+    if any(p is None for p in parsed):
+        return None, None
+    unit = parsed[0][1]
+    for table in (TIME, SIZE, FREQ):
+        if all(u in table for _, u in parsed):
+            scale = table[unit]
+            return ([float(f"{x * table[u] / scale:.12g}") for x, u in parsed],
+                    PRETTY_UNIT.get(unit, unit))
+    if all(u == unit for _, u in parsed):
+        return [x for x, _ in parsed], PRETTY_UNIT.get(unit, unit)
+    return None, None
+
+
+def metric_label(metric):
+    names = {
+        "latency_ns.network.mean": "mean network latency (ns)",
+        "latency_ns.message.mean": "mean message latency (ns)",
+        "latency_ns.packet.mean": "mean packet latency (ns)",
+        "latency_cycles.network.mean": "mean network latency (clocks)",
+        "latency_cycles.message.mean": "mean message latency (clocks)",
+        "throughput.accepted_flits_per_node_cycle": "accepted throughput (flits/node/clock)",
+        "throughput.offered_flits_per_node_cycle": "offered load (flits/node/clock)",
+    }
+    if metric in names:
+        return names[metric]
+    unit = ""
+    if "latency_ns" in metric or metric.endswith("_ns"):
+        unit = " (ns)"
+    elif "latency_cycles" in metric or metric.endswith("_cycles") or metric == "cycles":
+        unit = " (clocks)"
+    elif metric.endswith("_seconds"):
+        unit = " (s)"
+    return metric + unit
+
+
+def flatten(obj, prefix="", out=None):
+    if out is None:
+        out = {}
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            key = f"{prefix}{k}"
+            if key in TABLE_KEYS:
+                continue
+            flatten(v, key + ".", out)
+    elif isinstance(obj, list):
+        name = prefix[:-1]
+        if name == "by_distance":
+            for row in obj:
+                if isinstance(row, dict) and "hops" in row:
+                    h = row["hops"]
+                    for k, v in row.items():
+                        if k != "hops":
+                            out[f"by_distance.{h}.{k}"] = v
+        elif name == "pairs":
+            for row in obj:
+                if isinstance(row, dict) and "src" in row and "dst" in row:
+                    flatten({k: v for k, v in row.items() if k not in ("src", "dst")},
+                            f"pairs.{row['src']}-{row['dst']}.", out)
+        elif all(not isinstance(v, (dict, list)) for v in obj):
+            out[name] = " ".join(str(v) for v in obj)
+    else:
+        out[prefix[:-1]] = obj
+    return out
+
+
+def get_metric(flat, metric):
+    v = flat.get(metric)
+    if isinstance(v, bool) or v is None:
+        return None
+    try:
+        v = float(v)
+    except (TypeError, ValueError):
+        return None
+    return v if math.isfinite(v) else None
+
+
+# ---------------------------------------------------------------------------
+# The sweep
+
+class Point:
+    def __init__(self, index, file, params):
+        self.index = index
+        self.file = file          # Path of the program
+        self.params = params      # name -> value text, in sweep order
+        self.variant = None       # Variant
+        self.status = "pending"   # ok | <simulator status> | failed
+        self.error = ""
+        self.exit_code = None
+        self.flat = {}
+        self.seconds = 0.0
+
+
+class Variant:
+    def __init__(self, index, file, structural, text):
+        self.index = index
+        self.file = file
+        self.structural = structural
+        self.text = text
+        self.sim = None
+        self.error = None
+        self.points = []
+
+
+class Sweep:
+    def __init__(self, ndlc, out, jobs=None, seed=None, stdlib=None, timeout=None,
+                 keep_json=True, quiet=False, stream=sys.stderr):
+        self.ndlc = ndlc
+        self.out = Path(out)
+        self.jobs = max(1, jobs or os.cpu_count() or 1)
+        self.seed = seed
+        self.stdlib = stdlib
+        self.timeout = timeout
+        self.keep_json = keep_json
+        self.quiet = quiet
+        self.stream = stream
+        self.points = []
+        self.variants = []
+        self.param_names = []
+        self.multi_file = False
+        self._procs = set()
+        self._lock = threading.Lock()
+        self._stop = False
+        self._t0 = time.monotonic()
+        self._last_progress = 0.0
+        self._tty = hasattr(stream, "isatty") and stream.isatty()
+        self._hidden = []
+        self._variant_by_key = {}
+
+    # -- setup -------------------------------------------------------------
+    def add_points(self, file, grid):
+        """grid: list of dicts name -> value text (one per point)."""
+        file = Path(file)
+        try:
+            text = file.read_text(encoding="utf-8")
+        except OSError as e:
+            raise InputError(f"{file}: cannot read: {e.strerror}")
+        forms = top_level_forms(text)
+        from_imports = None
+        by_key = self._variant_by_key
+        for params in grid:
+            for name in params:
+                if name not in self.param_names:
+                    self.param_names.append(name)
+            structural = {k: v for k, v in params.items() if not is_set_param(k, v)}
+            if structural:
+                own = {f.name for f in forms}
+                missing = [k for k in structural if k not in own]
+                if missing:
+                    if from_imports is None:
+                        from_imports = imported_forms(
+                            file, text, stdlib_dirs(self.ndlc, self.stdlib))
+                    for k in missing:
+                        if k in from_imports:
+                            where, line = from_imports[k]
+                            raise InputError(
+                                f"{file}: cannot vary {k}: it is set in the imported file "
+                                f"{where}:{line}, and ndlc sweep varies a parameter by "
+                                f"rewriting its form in {file.name}; adding ({k} ...) there "
+                                f"would duplicate the imported one.\n"
+                                f"hint: move ({k} ...) from {where} into {file.name} "
+                                f"(or into each file that imports it)")
+            key = (str(file), tuple(sorted(structural.items())))
+            variant = by_key.get(key)
+            if variant is None:
+                variant = Variant(len(self.variants), file, structural,
+                                  variant_text(text, forms, structural))
+                by_key[key] = variant
+                self.variants.append(variant)
+            point = Point(len(self.points), file, dict(params))
+            point.variant = variant
+            variant.points.append(point)
+            self.points.append(point)
+        self.multi_file = len({p.file for p in self.points}) > 1
+
+    # -- running -----------------------------------------------------------
+    def _run(self, cmd, cwd, stdout, stderr, timeout):
+        with self._lock:
+            if self._stop:
+                raise KeyboardInterrupt
+            proc = subprocess.Popen(cmd, cwd=cwd, stdout=stdout, stderr=stderr,
+                                    stdin=subprocess.DEVNULL, start_new_session=True)
+            self._procs.add(proc)
+        try:
+            return proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            return None
+        finally:
+            with self._lock:
+                self._procs.discard(proc)
+
+    def _build(self, variant):
+        bdir = self.out / "build" / f"v{variant.index:03d}"
+        bdir.mkdir(parents=True, exist_ok=True)
+        (bdir / "variant.ndl").write_text(variant.text, encoding="utf-8")
+        # Built from a hidden file beside the original so that relative
+        # imports resolve as they do for the original.
+        digest = hashlib.sha1(variant.text.encode()).hexdigest()[:10]
+        hidden = variant.file.parent / f".{variant.file.stem}.sweep-{os.getpid()}-{digest}.ndl"
+        try:
+            hidden.write_text(variant.text, encoding="utf-8")
+        except OSError:
+            hidden = bdir / variant.file.name
+            hidden.write_text(variant.text, encoding="utf-8")
+        else:
+            with self._lock:
+                self._hidden.append(hidden)
+        sim = bdir / "sim"
+        cmd = [self.ndlc, "build", str(hidden), "-o", str(sim)]
+        if self.stdlib:
+            cmd += ["--stdlib", self.stdlib]
+        log = bdir / "build.log"
+        try:
+            with open(log, "wb") as err:
+                code = self._run(cmd, bdir, subprocess.DEVNULL, err, None)
+        finally:
+            try:
+                hidden.unlink()
+            except OSError:
+                pass
+        if code != 0 or not sim.exists():
+            msg = tail(log).replace(str(hidden), str(variant.file))
+            variant.error = f"build failed (ndlc build exit {code})" + (f":\n{msg}" if msg else "")
+        else:
+            variant.sim = sim
+        return variant
+
+    def _run_point(self, point):
+        pdir = self.out / "points" / f"{point.index:04d}"
+        pdir.mkdir(parents=True, exist_ok=True)
+        cmd = [str(point.variant.sim.resolve()), "--json", "point.json", "--quiet"]
+        if self.seed is not None:
+            cmd += ["--seed", str(self.seed)]
+        for name, value in point.params.items():
+            if is_set_param(name, value):
+                cmd += ["--set", f"{name}={value}"]
+        (pdir / "command").write_text(" ".join(shell_quote(c) for c in cmd) + "\n")
+        t0 = time.monotonic()
+        with open(pdir / "stdout", "wb") as out, open(pdir / "stderr", "wb") as err:
+            code = self._run(cmd, pdir, out, err, self.timeout)
+        point.seconds = time.monotonic() - t0
+        point.exit_code = code
+        jpath = pdir / "point.json"
+        if code is None:
+            point.status = "failed"
+            point.error = f"timed out after {self.timeout} s"
+        elif code in (0, 3) and jpath.exists():
+            try:
+                data = json.loads(jpath.read_text())
+                point.flat = flatten(data)
+                point.status = str(data.get("status", "ok")) if code == 3 else "ok"
+                if code == 3:
+                    point.error = str(data.get("status_message", ""))
+            except (ValueError, OSError) as e:
+                point.status = "failed"
+                point.error = f"unreadable JSON: {e}"
+        else:
+            point.status = "failed"
+            msg = tail(pdir / "stderr")
+            point.error = f"simulator exit {code}" + (f":\n{msg}" if msg else "")
+        if not self.keep_json and point.status != "failed":
+            jpath.unlink(missing_ok=True)
+        return point
+
+    def run(self):
+        for sub in ("points", "build"):
+            shutil.rmtree(self.out / sub, ignore_errors=True)
+        self.out.mkdir(parents=True, exist_ok=True)
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs)
+        pending = set()
+        try:
+            # Variants with most points first, so that runs can start early.
+            for v in sorted(self.variants, key=lambda v: -len(v.points)):
+                pending.add(pool.submit(self._build, v))
+            while pending:
+                done, pending = concurrent.futures.wait(
+                    pending, timeout=1.0, return_when=concurrent.futures.FIRST_COMPLETED)
+                for fut in done:
+                    result = fut.result()
+                    if isinstance(result, Variant):
+                        if result.error:
+                            self._report_failure(
+                                f"variant {describe_params(result.structural) or result.file.name}"
+                                f" of {result.file}: {result.error}")
+                            for p in result.points:
+                                p.status = "failed"
+                                p.error = result.error.split("\n")[0]
+                        else:
+                            for p in result.points:
+                                pending.add(pool.submit(self._run_point, p))
+                    elif result.status == "failed":
+                        self._report_failure(
+                            f"point {result.index} ({self.describe(result)}): {result.error}")
+                    elif result.status != "ok":
+                        self._report_failure(
+                            f"point {result.index} ({self.describe(result)}) ran, status "
+                            f"{result.status}: {result.error}", failure=False)
+                self._progress()
+        except KeyboardInterrupt:
+            self._stop = True
+            with self._lock:
+                for proc in list(self._procs):
+                    try:
+                        os.killpg(proc.pid, signal.SIGKILL)
+                    except OSError:
+                        pass
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+        finally:
+            pool.shutdown(wait=True)
+            for h in self._hidden:
+                try:
+                    h.unlink()
+                except OSError:
+                    pass
+        self._progress(final=True)
+
+    # -- reporting ---------------------------------------------------------
+    def describe(self, point):
+        parts = [point.file.name] if self.multi_file else []
+        parts += [f"{k}={v}" for k, v in point.params.items()]
+        return ", ".join(parts)
+
+    def counts(self):
+        done = sum(p.status != "pending" for p in self.points)
+        failed = sum(p.status == "failed" for p in self.points)
+        built = sum(v.sim is not None or v.error is not None for v in self.variants)
+        return done, failed, built
+
+    def _progress(self, final=False):
+        if self.quiet:
+            return
+        now = time.monotonic()
+        if not final and not self._tty and now - self._last_progress < 10:
+            return
+        self._last_progress = now
+        done, failed, built = self.counts()
+        line = (f"ndlc sweep: {done}/{len(self.points)} points, {failed} failed, "
+                f"{built}/{len(self.variants)} builds, {fmt_elapsed(now - self._t0)} elapsed")
+        if self._tty:
+            self.stream.write("\r\033[K" + line + ("\n" if final else ""))
+        else:
+            self.stream.write(line + "\n")
+        self.stream.flush()
+
+    def _report_failure(self, msg, failure=True):
+        if self.quiet and not failure:
+            return
+        if self._tty:
+            self.stream.write("\r\033[K")
+        self.stream.write(("ndlc sweep: error: " if failure else "ndlc sweep: note: ")
+                          + msg.rstrip() + "\n")
+        self.stream.flush()
+
+    # -- results -----------------------------------------------------------
+    def write_csv(self, path):
+        head = ["point"] + (["file"] if self.multi_file else []) + self.param_names + \
+               ["status", "exit_code", "error", "run_seconds"]
+        metric_cols = []
+        seen = set()
+        for p in self.points:
+            for k in p.flat:
+                if k not in seen:
+                    seen.add(k)
+                    metric_cols.append(k)
+        with open(path, "w", newline="", encoding="utf-8") as f:
+            w = csv.writer(f)
+            w.writerow(head + metric_cols)
+            for p in self.points:
+                row = [p.index] + ([p.file.name] if self.multi_file else [])
+                row += [p.params.get(n, "") for n in self.param_names]
+                row += [p.status, "" if p.exit_code is None else p.exit_code,
+                        p.error.split("\n")[0], f"{p.seconds:.3f}"]
+                row += [csv_value(p.flat.get(k, "")) for k in metric_cols]
+                w.writerow(row)
+
+
+def is_set_param(name, value):
+    # A HotSpot pattern is a list; the simulator's --set takes names only.
+    return name in SET_PARAMS and not value.lstrip().startswith("(")
+
+
+def describe_params(params):
+    return ", ".join(f"{k}={v}" for k, v in params.items())
+
+
+def csv_value(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return repr(v)
+    return v
+
+
+def tail(path, lines=12):
+    try:
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    return "\n".join("    " + l for l in text.rstrip().split("\n")[-lines:] if l.strip())
+
+
+def shell_quote(s):
+    s = str(s)
+    return s if re.match(r"^[\w@%+=:,./-]+$", s) else "'" + s.replace("'", "'\\''") + "'"
+
+
+def fmt_elapsed(s):
+    s = int(s)
+    return f"{s // 60}:{s % 60:02d}"
+
+
+# ---------------------------------------------------------------------------
+# Plot (gnuplot)
+
+def gp_string(s):
+    return '"' + str(s).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def plot(rows, x_param, metric, out_base, title, line_keys, x_values=None,
+         log_x=None, log_y=None, y_label=None, x_label=None, size=(1000, 640)):
+    """Plots `metric` against `x_param` for `rows` (dicts: name -> value
+    text, plus '_metric'), one line per distinct tuple of `line_keys`.
+    Writes out_base.png, out_base.svg and out_base.gp/.dat. Returns the list
+    of files written, or raises RuntimeError if gnuplot fails."""
+    out_base = Path(out_base)
+    xs_text = x_values or list(dict.fromkeys(r[x_param] for r in rows))
+    numeric, unit = axis_values(xs_text)
+    categorical = numeric is None
+    xpos = {v: (i if categorical else numeric[i]) for i, v in enumerate(xs_text)}
+    lines = {}
+    for r in rows:
+        if r.get("_metric") is None or r[x_param] not in xpos:
+            continue
+        key = tuple(r.get(k, "") for k in line_keys)
+        lines.setdefault(key, []).append((xpos[r[x_param]], r["_metric"], r[x_param]))
+    if not lines:
+        raise RuntimeError("no point has a value of " + metric)
+    ys = [y for pts in lines.values() for _, y, _ in pts]
+    if log_y is None:
+        pos = [y for y in ys if y > 0]
+        log_y = len(pos) == len(ys) and max(pos) > 10 * min(pos)
+    if log_x is None:
+        log_x = (not categorical and min(numeric) > 0 and max(numeric) > 10 * min(numeric))
+    dat = out_base.with_suffix(".dat")
+    with open(dat, "w", encoding="utf-8") as f:
+        for key, pts in lines.items():
+            f.write(f"# {describe_key(line_keys, key)}\n")
+            for x, y, xt in sorted(pts):
+                f.write(f"{x!r}\t{y!r}\t{xt}\n")
+            f.write("\n\n")
+    xl = x_label or (f"{x_param} ({unit})" if unit else x_param)
+    yl = y_label or metric_label(metric)
+    cmds = [
+        f"set title {gp_string(title)}",
+        f"set xlabel {gp_string(xl)}",
+        f"set ylabel {gp_string(yl)}",
+        "set grid xtics ytics mxtics mytics lc rgb '#dddddd'",
+        "set key outside right top box opaque" if len(lines) > 6 else
+        "set key top left box opaque",
+        "set datafile separator '\\t'",
+        "set pointsize 1.2",
+    ]
+    if log_x:
+        cmds.append("set logscale x")
+    if log_y:
+        cmds.append("set logscale y")
+        cmds.append("set format y '%g'")
+    if categorical:
+        cmds.append(f"set xrange [-0.5:{len(xs_text) - 0.5}]")
+        cmds.append("set xtics (" + ", ".join(
+            f"{gp_string(v)} {i}" for i, v in enumerate(xs_text)) + ")")
+    elif log_x:
+        lo, hi = min(numeric), max(numeric)
+        cmds.append(f"set xrange [{lo / 1.3!r}:{hi * 1.3!r}]")
+        cmds.append("set xtics (" + ", ".join(f"{gp_string(fmt_num(x))} {x!r}"
+                                              for x in sorted(set(numeric))) + ")")
+    else:
+        lo, hi = min(numeric), max(numeric)
+        pad = (hi - lo) * 0.05 or 1
+        cmds.append(f"set xrange [{lo - pad!r}:{hi + pad!r}]")
+    parts = []
+    for i, key in enumerate(lines):
+        label = describe_key(line_keys, key) or yl
+        parts.append(f"{gp_string(str(dat))} index {i} using 1:2 with linespoints "
+                     f"lw 2 pt {(i % 13) + 1} title {gp_string(label)}")
+    plot_cmd = "plot " + ", \\\n     ".join(parts)
+    w, h = size
+    if len(lines) > 6:
+        w += 250
+    script = "\n".join(cmds) + "\n"
+    full = (f"set terminal pngcairo size {w},{h} noenhanced font 'DejaVu Sans,11'\n"
+            f"set output {gp_string(str(out_base.with_suffix('.png')))}\n" + script + plot_cmd +
+            "\nset output\n"
+            f"set terminal svg size {w},{h} dynamic noenhanced font 'DejaVu Sans,11'\n"
+            f"set output {gp_string(str(out_base.with_suffix('.svg')))}\n"
+            "replot\nset output\n")
+    gp = out_base.with_suffix(".gp")
+    gp.write_text(full, encoding="utf-8")
+    gnuplot = shutil.which("gnuplot")
+    if not gnuplot:
+        raise RuntimeError("gnuplot is not installed (scripts/install-deps.sh installs "
+                           "gnuplot-nox); the CSV is written, the plot is not")
+    r = subprocess.run([gnuplot, str(gp)], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError("gnuplot failed:\n" + r.stderr.strip())
+    return [out_base.with_suffix(".png"), out_base.with_suffix(".svg")]
+
+
+def fmt_num(x):
+    return f"{x:g}"
+
+
+def describe_key(names, key):
+    parts = []
+    for n, v in zip(names, key):
+        if n == "file":
+            parts.append(Path(v).stem)
+        else:
+            parts.append(f"{n}={v}")
+    return ", ".join(parts)
+
+
+def plot_sweep(sweep, metric, out_base, title=None):
+    if not sweep.param_names:
+        raise RuntimeError("nothing swept")
+    x = sweep.param_names[0]
+    keys = (["file"] if sweep.multi_file else []) + sweep.param_names[1:]
+    rows = []
+    for p in sweep.points:
+        r = dict(p.params)
+        r["file"] = p.file.name
+        r["_metric"] = get_metric(p.flat, metric) if p.status != "failed" else None
+        rows.append(r)
+    x_values = list(dict.fromkeys(p.params[x] for p in sweep.points))
+    if title is None:
+        files = ", ".join(dict.fromkeys(p.file.name for p in sweep.points))
+        title = f"{metric_label(metric)} against {x}: {files}"
+    return plot(rows, x, metric, out_base, title, keys, x_values=x_values)
+
+
+# ---------------------------------------------------------------------------
+# Command line
+
+def list_forms(ndlc):
+    try:
+        r = subprocess.run([ndlc, "check", "--list-forms"], capture_output=True, text=True)
+    except OSError as e:
+        raise UsageError(f"cannot run ndlc ({ndlc}): {e.strerror}")
+    return [line.split()[0] for line in r.stdout.splitlines() if line.strip()]
+
+
+def closest(name, names):
+    import difflib
+    m = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    return m[0] if m else None
+
+
+def file_sweeps(ndlc, file, stdlib):
+    """The file's own (Sweep NAME v ...) forms as [(name, [values])]: the
+    names and order from `ndlc check --dump-after=sema`, the value texts as
+    written when the form is in the file itself."""
+    cmd = [ndlc, "check", "--dump-after=sema", str(file)]
+    if stdlib:
+        cmd += ["--stdlib", stdlib]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise InputError(r.stderr.rstrip() or f"ndlc check {file} failed", raw=True)
+    own = {}
+    for f in top_level_forms(Path(file).read_text(encoding="utf-8")):
+        if f.name == "Sweep" and f.args:
+            own[f.args[0]] = f.args[1:]
+    sweeps = []
+    for line in r.stdout.splitlines():
+        m = re.match(r"^Sweep (\S+) = (.*)$", line)
+        if m:
+            name = m.group(1)
+            sweeps.append((name, own.get(name) or m.group(2).split()))
+    return sweeps
+
+
+def check_file(ndlc, file, stdlib):
+    cmd = [ndlc, "check", str(file)]
+    if stdlib:
+        cmd += ["--stdlib", stdlib]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise InputError(r.stderr.rstrip() or f"ndlc check {file} failed", raw=True)
+
+
+def default_ndlc():
+    env = os.environ.get("NDLC")
+    if env:
+        return env
+    root = Path(__file__).resolve().parents[3]
+    for d in ("build", "build-sw", "build-dev"):
+        p = root / d / "ndlc"
+        if p.is_file():
+            return str(p)
+    return shutil.which("ndlc") or "ndlc"
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(
+        prog="ndlc sweep",
+        description="Run an NDL program over a grid of parameter values, in parallel; "
+                    "write results.csv and a plot (plot.png, plot.svg).")
+    ap.add_argument("files", nargs="+", metavar="FILE",
+                    help="NDL program(s); several files are compared as variants")
+    ap.add_argument("--param", action="append", default=[], metavar="NAME=V1,V2,...",
+                    help="values of one parameter, as written in NDL (2usec, 32bit, "
+                         "(Torus 8 8)); several --param make a grid. Default: the "
+                         "file's own (Sweep ...) forms")
+    ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1,
+                    help="builds and runs at a time (default: the number of cores, %(default)s)")
+    ap.add_argument("--out", "-o", help="output directory (default: sweep-<file stem>)")
+    ap.add_argument("--seed", type=int, help="pass --seed N to every run")
+    ap.add_argument("--plot-y", default=DEFAULT_Y, metavar="METRIC",
+                    help="JSON metric to plot, dotted (default %(default)s)")
+    ap.add_argument("--no-plot", action="store_true", help="write the CSV only")
+    ap.add_argument("--timeout", type=float, metavar="SEC", help="time limit of one run")
+    ap.add_argument("--no-keep-json", action="store_true",
+                    help="delete each run's JSON once it is in the CSV")
+    ap.add_argument("--dry-run", action="store_true",
+                    help="print the variants and points, build and run nothing")
+    ap.add_argument("--quiet", "-q", action="store_true", help="no progress line")
+    ap.add_argument("--ndlc", default=None, help="the ndlc to build with")
+    ap.add_argument("--stdlib", help="directory of the stdlib modules (passed to ndlc)")
+    return ap.parse_args(argv)
+
+
+def build_grid(args, forms_known):
+    """[(file, [params dict])] from the options or the files' Sweep forms."""
+    plan = []
+    if args.param:
+        names, lists = [], []
+        for spec in args.param:
+            if "=" not in spec:
+                raise UsageError(f"--param {spec}: write NAME=V1,V2,...")
+            name, values = spec.split("=", 1)
+            name = name.strip()
+            if name not in forms_known or name in ("Sweep", "import"):
+                hint = closest(name, forms_known)
+                raise UsageError(f"--param {name}: not an NDL parameter"
+                                 + (f" (did you mean '{hint}'?)" if hint else ""))
+            if name in names:
+                raise UsageError(f"--param {name} given twice; list all its values in one")
+            names.append(name)
+            lists.append(split_values(values))
+        grid = [dict(zip(names, combo)) for combo in itertools.product(*lists)]
+        for f in args.files:
+            check_file(args.ndlc, f, args.stdlib)
+            plan.append((f, grid))
+        return plan
+    first = None
+    for f in args.files:
+        sweeps = file_sweeps(args.ndlc, f, args.stdlib)
+        if not sweeps:
+            raise UsageError(f"{f} has no (Sweep ...) form: give --param NAME=V1,V2,...")
+        names = [n for n, _ in sweeps]
+        if first is not None and names != first:
+            raise UsageError("the files sweep different parameters "
+                             f"({', '.join(first)} / {', '.join(names)}); give --param")
+        first = names
+        grid = [dict(zip(names, combo)) for combo in itertools.product(*[v for _, v in sweeps])]
+        plan.append((f, grid))
+    return plan
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        args = parse_args(argv)
+    except SystemExit as e:
+        return 0 if e.code == 0 else 2
+    args.ndlc = args.ndlc or default_ndlc()
+    if args.jobs < 1:
+        print("ndlc sweep: --jobs must be at least 1", file=sys.stderr)
+        return 2
+    out = args.out or f"sweep-{Path(args.files[0]).stem}"
+    try:
+        forms_known = list_forms(args.ndlc)
+        if not forms_known:
+            raise UsageError(f"{args.ndlc} check --list-forms listed nothing")
+        for f in args.files:
+            if not Path(f).is_file():
+                raise InputError(f"{f}: no such file")
+        plan = build_grid(args, forms_known)
+        sweep = Sweep(args.ndlc, out, jobs=args.jobs, seed=args.seed, stdlib=args.stdlib,
+                      timeout=args.timeout, keep_json=not args.no_keep_json,
+                      quiet=args.quiet)
+        for f, grid in plan:
+            sweep.add_points(f, grid)
+    except UsageError as e:
+        print(f"ndlc sweep: error: {e}", file=sys.stderr)
+        return 2
+    except InputError as e:
+        print(str(e) if e.raw else f"ndlc sweep: error: {e}", file=sys.stderr)
+        return 1
+
+    if args.dry_run:
+        for v in sweep.variants:
+            kind = describe_params(v.structural) or "as written"
+            print(f"variant {v.index}: {v.file} [{kind}], {len(v.points)} points")
+            for p in v.points:
+                sets = [f"{k}={val}" for k, val in p.params.items() if is_set_param(k, val)]
+                print(f"  point {p.index}: " + (" ".join("--set " + s for s in sets) or "-"))
+        return 0
+
+    try:
+        sweep.run()
+    except KeyboardInterrupt:
+        print("\nndlc sweep: interrupted; writing the points that finished", file=sys.stderr)
+        sweep.write_csv(Path(out) / "results.csv")
+        return 130
+    csv_path = Path(out) / "results.csv"
+    sweep.write_csv(csv_path)
+    done, failed, _ = sweep.counts()
+    written = [csv_path]
+    plot_ok = True
+    if not args.no_plot:
+        try:
+            written += plot_sweep(sweep, args.plot_y, Path(out) / "plot")
+        except RuntimeError as e:
+            plot_ok = False
+            print(f"ndlc sweep: plot: {e}", file=sys.stderr)
+    if not args.quiet:
+        abnormal = sum(p.status not in ("ok", "failed") for p in sweep.points)
+        summary = f"ndlc sweep: {len(sweep.points) - failed} of {len(sweep.points)} points ran"
+        if abnormal:
+            summary += f" ({abnormal} stopped on a runtime failure, see the status column)"
+        if failed:
+            summary += f", {failed} failed"
+        print(summary + "; wrote " + ", ".join(str(w) for w in written), file=sys.stderr)
+    return 1 if failed or not plot_ok else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,212 @@
+"""Unit tests of the sweep engine (compiler/driver/sweep/ndl_sweep.py) that
+need no simulator: the S-expression scanner, value lists, variant texts,
+imports, axes, JSON flattening, the gnuplot plot and the command line's
+usage and input errors.
+
+    python3 tests/insight/sweep_unit_test.py NDLC
+"""
+import csv
+import io
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "compiler" / "driver" / "sweep"))
+import ndl_sweep as sw  # noqa: E402
+
+NDLC = None
+
+PROGRAM = """;;; a test program (with a (FakeForm in a comment)
+#| block (NetworkFrequency 1MHz) comment |#
+(import "insight")
+(Topology (Torus 4 4))
+(NetworkChannelWidth 32bit) ; trailing (comment
+(NetworkFrequency 50MHz)
+(ScreenOutputFile "a (paren) \\" string")
+(MessageCreationInterval 10usec)
+(Sweep MessageCreationInterval 2usec 10usec)
+"""
+
+
+class Scanner(unittest.TestCase):
+    def test_forms_skip_comments_and_strings(self):
+        forms = sw.top_level_forms(PROGRAM)
+        self.assertEqual([f.name for f in forms],
+                         ["import", "Topology", "NetworkChannelWidth", "NetworkFrequency",
+                          "ScreenOutputFile", "MessageCreationInterval", "Sweep"])
+        topo = forms[1]
+        self.assertEqual(PROGRAM[topo.start:topo.end], "(Topology (Torus 4 4))")
+        self.assertEqual(topo.args, ["(Torus 4 4)"])
+        self.assertEqual(topo.line, 4)
+        self.assertEqual(forms[4].args, ['"a (paren) \\" string"'])
+        self.assertEqual(forms[6].args, ["MessageCreationInterval", "2usec", "10usec"])
+
+    def test_unterminated_input_does_not_hang(self):
+        for text in ["(Topology (Torus 4 4)", '(A "x', "#| open", "(A ; c\n", ")", "((("]:
+            sw.top_level_forms(text)
+
+    def test_split_values(self):
+        self.assertEqual(sw.split_values("2usec,10usec, 50usec"), ["2usec", "10usec", "50usec"])
+        self.assertEqual(sw.split_values("(Torus 8 8),(HotSpot 1% (Nodes 1, 2))"),
+                         ["(Torus 8 8)", "(HotSpot 1% (Nodes 1, 2))"])
+        self.assertEqual(sw.split_values('"a,b",c'), ['"a,b"', "c"])
+        with self.assertRaises(sw.UsageError):
+            sw.split_values("1,,2")
+
+
+class Variants(unittest.TestCase):
+    def test_replace_append_and_blank_sweeps(self):
+        forms = sw.top_level_forms(PROGRAM)
+        out = sw.variant_text(PROGRAM, forms, {"NetworkChannelWidth": "16bit",
+                                               "Topology": "(Hypercube 4)",
+                                               "LinkDelay": "2clock"})
+        self.assertIn("(NetworkChannelWidth 16bit) ; trailing (comment", out)
+        self.assertIn("(Topology (Hypercube 4))", out)
+        self.assertTrue(out.rstrip().endswith("(LinkDelay 2clock)"))
+        self.assertNotIn("Sweep", out)
+        self.assertNotIn("32bit", out)
+        # The comment that mentions a form is untouched; lines keep their numbers.
+        self.assertIn("#| block (NetworkFrequency 1MHz) comment |#", out)
+        self.assertEqual(out.split("\n")[5], "(NetworkFrequency 50MHz)")
+
+    def test_imported_forms(self):
+        d = Path(tempfile.mkdtemp())
+        try:
+            (d / "sub").mkdir()
+            (d / "sub" / "common.ndl").write_text('(NetworkFrequency 50MHz)\n(import "insight")\n')
+            main = '(import "sub/common.ndl")\n(Topology (Ring 4))\n'
+            (d / "main.ndl").write_text(main)
+            found = sw.imported_forms(d / "main.ndl", main, [ROOT / "stdlib"])
+            self.assertEqual(found["NetworkFrequency"][1], 1)
+            self.assertIn("NetworkPacketSize", found)      # from stdlib insight, nested
+            self.assertNotIn("Topology", found)
+        finally:
+            shutil.rmtree(d)
+
+
+class Axes(unittest.TestCase):
+    def test_quantities(self):
+        xs, unit = sw.axis_values(["500nsec", "2usec", "10us"])
+        self.assertEqual(unit, "ns")
+        self.assertEqual(xs, [500.0, 2000.0, 10000.0])
+        xs, unit = sw.axis_values(["25MHz", "0.1GHz"])
+        self.assertEqual((xs, unit), ([25.0, 100.0], "MHz"))
+        self.assertEqual(sw.axis_values(["StoreAndForward", "Wormhole"]), (None, None))
+        self.assertEqual(sw.axis_values(["2usec", "32bit"]), (None, None))
+
+    def test_flatten(self):
+        flat = sw.flatten({"latency_ns": {"network": {"mean": 1.5}}, "nodes": [{"node": 0}],
+                           "collisions": {"total": 3, "per_node": [1, 2]},
+                           "by_distance": [{"hops": 2, "count": 5}],
+                           "pairs": [{"src": 0, "dst": 3, "latency_ns": {"network": 9}}],
+                           "series": {"rows": []}, "conservation": {"holds": True}})
+        self.assertEqual(flat, {"latency_ns.network.mean": 1.5, "collisions.total": 3,
+                                "by_distance.2.count": 5, "pairs.0-3.latency_ns.network": 9,
+                                "conservation.holds": True})
+
+
+class Plot(unittest.TestCase):
+    def test_png_and_svg(self):
+        d = Path(tempfile.mkdtemp())
+        try:
+            rows = []
+            for w, scale in (("16bit", 2.0), ("32bit", 1.0)):
+                for x, y in (("2usec", 900.0), ("10usec", 300.0), ("100usec", 80.0)):
+                    rows.append({"MessageCreationInterval": x, "NetworkChannelWidth": w,
+                                 "_metric": y * scale})
+            files = sw.plot(rows, "MessageCreationInterval", "latency_ns.network.mean",
+                            d / "p", "title", ["NetworkChannelWidth"])
+            self.assertEqual([f.name for f in files], ["p.png", "p.svg"])
+            self.assertEqual((d / "p.png").read_bytes()[:8], b"\x89PNG\r\n\x1a\n")
+            svg = (d / "p.svg").read_text()
+            self.assertIn("NetworkChannelWidth=16bit", svg)
+            self.assertIn("mean network latency (ns)", svg)
+            self.assertIn("MessageCreationInterval (µs)", svg)
+            gp = (d / "p.gp").read_text()
+            self.assertIn("set logscale x", gp)   # 2 to 100 µs: more than a decade
+            self.assertIn("set logscale y", gp)   # 80 to 1800 ns
+        finally:
+            shutil.rmtree(d)
+
+
+class CommandLine(unittest.TestCase):
+    def run_main(self, *args):
+        err = io.StringIO()
+        old = sys.stderr
+        sys.stderr = err
+        try:
+            code = sw.main(["--ndlc", NDLC, *args])
+        finally:
+            sys.stderr = old
+        return code, err.getvalue()
+
+    def setUp(self):
+        self.dir = Path(tempfile.mkdtemp())
+        self.file = self.dir / "net.ndl"
+        self.file.write_text('(import "insight")\n(Topology (Torus 4 4))\n'
+                             "(NetworkChannelWidth 32bit)\n(NetworkFrequency 50MHz)\n"
+                             "(MessageCreationInterval 10usec)\n"
+                             "(Sweep MessageCreationInterval 2usec 10usec)\n"
+                             "(Sweep NetworkChannelWidth 16bit 32bit)\n")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def test_usage_errors(self):
+        code, err = self.run_main(str(self.file), "--param", "NetworkFrequncy=1MHz")
+        self.assertEqual(code, 2)
+        self.assertIn("did you mean 'NetworkFrequency'", err)
+        code, err = self.run_main(str(self.file), "--param", "NetworkFrequency")
+        self.assertEqual(code, 2)
+        code, err = self.run_main(str(self.file), "--jobs", "0")
+        self.assertEqual(code, 2)
+        code, err = self.run_main("--bogus")
+        self.assertEqual(code, 2)
+
+    def test_structural_form_in_an_import(self):
+        code, err = self.run_main(str(self.file), "--dry-run",
+                                  "--param", "NetworkPacketSize=128bit,256bit")
+        self.assertEqual(code, 1)
+        self.assertIn("cannot vary NetworkPacketSize", err)
+        self.assertIn("insight.ndl:", err)
+        self.assertIn("hint: move (NetworkPacketSize ...)", err)
+
+    def test_wrong_program(self):
+        bad = self.dir / "bad.ndl"
+        bad.write_text("(Topology (Torus 4 4))\n(NetworkFrequency 32bit)\n")
+        code, err = self.run_main(str(bad), "--param", "Seed=1,2", "--dry-run")
+        self.assertEqual(code, 1)
+        self.assertIn("bad.ndl:2:", err)
+
+    def test_grid_from_sweep_forms(self):
+        out = io.StringIO()
+        old = sys.stdout
+        sys.stdout = out
+        try:
+            code, err = self.run_main(str(self.file), "--dry-run")
+        finally:
+            sys.stdout = old
+        self.assertEqual(code, 0, err)
+        text = out.getvalue()
+        # Width is structural: two builds; the interval is passed with --set.
+        self.assertEqual(text.count("variant "), 2)
+        self.assertIn("[NetworkChannelWidth=16bit], 2 points", text)
+        self.assertEqual(text.count("--set MessageCreationInterval=2usec"), 2)
+
+    def test_no_sweep_no_param(self):
+        plain = self.dir / "plain.ndl"
+        plain.write_text(self.file.read_text().split("(Sweep")[0])
+        code, err = self.run_main(str(plain), "--dry-run")
+        self.assertEqual(code, 2)
+        self.assertIn("--param", err)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
+        sys.exit("usage: sweep_unit_test.py NDLC [unittest options]")
+    NDLC = sys.argv.pop(1)
+    unittest.main(verbosity=2)
