@@ -12,6 +12,8 @@
 #include "ndl/runtime/sim_params.h"
 #include "ndl/runtime/simulator_main.h"
 
+extern "C" ndl::rt::RouteResult ndl_generated_route(const ndl::rt::RouteContext& ctx);
+
 namespace {
 
 // Port of a node along (dim, dir), and whether that port's link wraps:

@@ -84,6 +84,13 @@ std::string validate(const SimParams& p, int32_t nodes) {
   if (p.pattern == TrafficPattern::kCustom && p.dest_fn == nullptr) {
     return "custom traffic pattern without a destination function";
   }
+  const bool power_of_two = nodes > 0 && (nodes & (nodes - 1)) == 0;
+  if ((p.pattern == TrafficPattern::kBitReversal || p.pattern == TrafficPattern::kBitComplement ||
+       p.pattern == TrafficPattern::kShuffle) &&
+      !power_of_two) {
+    return fmt::format("{} needs a power-of-two node count, the network has {}",
+                       patternName(p.pattern), nodes);
+  }
   if (p.pattern == TrafficPattern::kHotSpot) {
     if (p.pattern_params.hotspot_nodes.empty()) return "HotSpot needs at least one node";
     for (int32_t n : p.pattern_params.hotspot_nodes) {

@@ -200,6 +200,12 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
 
 Simulator::Simulator(NetworkDesc desc, SimParams params) {
   if (std::string err = validate(desc); !err.empty()) throw std::invalid_argument(err);
+  const int64_t nodes = static_cast<int64_t>(desc.nodes.size());
+  if (params.pattern == TrafficPattern::kTranspose && (nodes & (nodes - 1)) != 0 &&
+      !(desc.dims.size() == 2 && desc.dims[0] == desc.dims[1])) {
+    throw std::invalid_argument(
+        "Transpose needs a square 2-D network or a power-of-two node count");
+  }
   completeDistances(desc);
   TopologySummary topology{desc.topology_name, countLinks(desc), desc.diameter, desc.avg_distance};
   auto net = std::make_unique<Network>(desc, params);

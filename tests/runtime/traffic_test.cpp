@@ -167,6 +167,20 @@ TEST(Routing, BadRouteIsAnError) {
   EXPECT_THROW(simulate(makeRing(4), p), std::runtime_error);
 }
 
+TEST(Patterns, BitPatternsNeedAPowerOfTwoNodeCount) {
+  SimParams p = testing::baseParams(FlowControl::kWormhole, 4, 4, 1);
+  p.creation_rate = 0.01;
+  p.time_limit_clocks = 100;
+  for (TrafficPattern pattern : {TrafficPattern::kBitReversal, TrafficPattern::kBitComplement,
+                                 TrafficPattern::kShuffle, TrafficPattern::kTranspose}) {
+    p.pattern = pattern;
+    EXPECT_THROW(simulate(makeRing(6), p), std::invalid_argument) << patternName(pattern);
+    EXPECT_NO_THROW(simulate(makeRing(8), p)) << patternName(pattern);
+  }
+  p.pattern = TrafficPattern::kTranspose;
+  EXPECT_NO_THROW(simulate(makeTorus({3, 3}), p));  // square: (x, y) -> (y, x)
+}
+
 TEST(Traffic, BernoulliCreationRateAndRefusals) {
   // 16 nodes at 0.02 messages/node/clock for 20000 clocks: 6400 creations expected.
   SimParams p = testing::baseParams(FlowControl::kWormhole, 4, 4, 1);
