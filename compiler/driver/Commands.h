@@ -35,4 +35,20 @@ struct InfoOptions {
 
 int runInfo(const InfoOptions& options);
 
+struct BuildOptions {
+  std::string file;
+  std::string output;       // build: -o
+  int optLevel = 2;
+  bool unspecialized = false;
+  bool noOpt = false;       // emit-llvm --no-opt
+  bool moduleOnly = false;  // emit-llvm --module-only: without the simulator core
+  bool verbose = false;
+  DiagOptions diag;
+  PipelineOptions pipeline;
+};
+
+int runBuild(const BuildOptions& options);
+int runEmitLLVM(const BuildOptions& options);
+int runRun(const BuildOptions& options, const std::vector<std::string>& simArgs);
+
 }  // namespace ndl::driver

@@ -46,6 +46,31 @@ int run(int argc, char** argv) {
   infoCmd->add_option("file", info.file, "the NDL file ('-' reads standard input)")->required();
   infoCmd->add_flag("--json", info.json, "print the figures as JSON");
   infoCmd->add_option("--stdlib", stdlibDir, "directory of the stdlib modules");
+  bool noDeadlock = false;
+  infoCmd->add_flag("--no-deadlock-check", noDeadlock, "skip the channel-dependency analysis");
+
+  // build, run, emit-llvm share their options.
+  BuildOptions build;
+  std::vector<std::string> simArgs;
+  auto buildFlags = [&](CLI::App* cmd) {
+    cmd->add_option("file", build.file, "the NDL file")->required();
+    cmd->add_option("--stdlib", stdlibDir, "directory of the stdlib modules");
+    cmd->add_option("-O", build.optLevel, "optimization level 0 to 3 (default -O2)")
+        ->check(CLI::Range(0, 3));
+    cmd->add_flag("--unspecialized", build.unspecialized,
+                  "link the runtime natively with its own routing (for comparisons)");
+  };
+  CLI::App* buildCmd = app.add_subcommand("build", "compile the network into a simulator");
+  buildFlags(buildCmd);
+  buildCmd->add_option("-o", build.output, "the simulator executable to write")->required();
+  CLI::App* runCmd = app.add_subcommand("run", "build (cached by content) and run: ndlc run FILE -- ARGS");
+  buildFlags(runCmd);
+  runCmd->add_option("args", simArgs, "arguments for the simulator, after --");
+  runCmd->add_flag("-v,--verbose", build.verbose, "say whether the simulator was built or cached");
+  CLI::App* emitCmd = app.add_subcommand("emit-llvm", "print the simulator's LLVM module");
+  buildFlags(emitCmd);
+  emitCmd->add_flag("--no-opt", build.noOpt, "the module as generated, before optimization");
+  emitCmd->add_flag("--module-only", build.moduleOnly, "without the simulator core");
 
   app.add_subcommand("version", "print the version and the LLVM target");
 
@@ -64,9 +89,19 @@ int run(int argc, char** argv) {
 
   if (app.got_subcommand("version")) return runVersion();
 
+  for (const char* name : {"build", "run", "emit-llvm"}) {
+    if (!app.got_subcommand(name)) continue;
+    build.pipeline.stdlibDir =
+        stdlibDir.empty() ? defaultStdlibDir(argv[0]) : std::filesystem::path(stdlibDir);
+    if (std::string_view(name) == "build") return runBuild(build);
+    if (std::string_view(name) == "run") return runRun(build, simArgs);
+    return runEmitLLVM(build);
+  }
+
   if (app.got_subcommand("info")) {
     info.pipeline.stdlibDir =
         stdlibDir.empty() ? defaultStdlibDir(argv[0]) : std::filesystem::path(stdlibDir);
+    info.pipeline.deadlockCheck = !noDeadlock;
     return runInfo(info);
   }
 

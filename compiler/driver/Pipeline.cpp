@@ -37,10 +37,11 @@ FrontEndResult runFrontEnd(const std::string& path, const PipelineOptions& optio
   result.network = elab::elaborate(*result.checked, *result.evaluator, diags);
   if (!result.network) return result;
   const elab::Graph& graph = result.network->graph;
+  result.evaluator->network().graph = &graph;
   if (options.dumpAfter == Stage::Elaborate)
     std::cout << fmt::format("network {}: {} nodes, {} channels\n", graph.name, graph.nodeCount,
                              graph.channels.size());
-  checkDeadlock(result, diags);
+  if (options.deadlockCheck) checkDeadlock(result, diags);
   return result;
 }
 

@@ -25,6 +25,7 @@ enum class Stage { Parse, Sema, Elaborate };
 struct PipelineOptions {
   std::filesystem::path stdlibDir;
   std::optional<Stage> dumpAfter;  // print the intermediate form to stdout
+  bool deadlockCheck = true;       // off: skip the channel-dependency analysis
 };
 
 struct FrontEndResult {

@@ -21,7 +21,9 @@ struct Network {
 };
 
 // Needs: a CheckedProgram. Reports every problem at the Topology form (or
-// the statement that caused it) and returns nullopt after an error.
+// the statement that caused it) and returns nullopt after an error. Once
+// the result has its final address, point evaluator.network().graph at its
+// graph so that routing functions can ask has-port.
 std::optional<Network> elaborate(const sema::CheckedProgram& program, Evaluator& evaluator,
                                  DiagnosticEngine& diags);
 

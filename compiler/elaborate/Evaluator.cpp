@@ -4,6 +4,7 @@
 
 #include <bit>
 
+#include "compiler/elaborate/Graph.h"
 #include "compiler/elaborate/TopologyBuilder.h"
 
 namespace ndl::elab {
@@ -341,6 +342,14 @@ Value Evaluator::eval(const Expr& e, Value* frame) {
       if (e.op == Op::CoordOf) return Value::integer(c);
       int64_t moved = floorMod(c + num(2), k);
       return Value::integer(n + (moved - c) * network_.strides[du]);
+    }
+    case Op::HasPort: {
+      int64_t n = num(0), d = num(1), dir = num(2);
+      if (!network_.graph) fail(e, "has-port asks about the network after it is built");
+      if (n < 0 || n >= network_.nodeCount || d < 0 || d > 0xFFFF) return Value::integer(0);
+      return Value::integer(network_.graph->findPort(static_cast<NodeId>(n),
+                                                     static_cast<uint16_t>(d),
+                                                     dir > 0 ? +1 : -1) != kNoChannel);
     }
     case Op::MakePort: {
       int64_t d = num(0), dir = num(1);

@@ -25,6 +25,7 @@ struct NetworkContext {
   std::vector<int64_t> strides;  // product of the radices below each dimension
   std::vector<uint8_t> wraps;    // per port dimension: has wrap-around links
   std::vector<uint8_t> dimUsed;  // per port dimension: some port uses it
+  const struct Graph* graph = nullptr;  // the elaborated network, for has-port
 
   void setRadices(std::vector<int64_t> r) {
     radices = std::move(r);

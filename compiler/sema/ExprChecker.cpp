@@ -76,7 +76,7 @@ const std::unordered_map<std::string_view, Builtin>& builtins() {
       {"node", {Op::ToNode, 1}},   {"int", {Op::ToInt, 1}},     {"linked", {Op::Linked, 2}},
       {"list", {Op::MakeCoord, -1}},  {"repeat", {Op::Repeat, 2}},
       {"lowest-set-bit", {Op::LowestSetBit, 1}}, {"wraps", {Op::Wraps, 1}},
-      {"has-dim", {Op::HasDim, 1}},
+      {"has-dim", {Op::HasDim, 1}},    {"has-port", {Op::HasPort, 3}},
   };
   return table;
 }
@@ -1027,6 +1027,10 @@ class Checker {
       case Op::Neighbor:  // (neighbor n d delta): n moved by delta along d, wrapping
         ok = need(0, Type::Node) && need(1, Type::Int) && need(2, Type::Int);
         e.type = Type::Node;
+        break;
+      case Op::HasPort:  // (has-port n d dir): does node n have the output port (d, dir)?
+        ok = need(0, Type::Node) && need(1, Type::Int) && need(2, Type::Int);
+        e.type = Type::Bool;
         break;
       case Op::MakePort:  // (port d dir)
         ok = need(0, Type::Int) && need(1, Type::Int);

@@ -109,6 +109,12 @@ ndl::rt::SimParams makeParams() {
 
 }  // namespace
 
+// (has-port n d dir) of NDL routing functions.
+extern "C" int64_t ndl_has_port(int64_t node, int64_t dim, int64_t dir) {
+  if (node < 0 || node >= ndl_params_i64[NDL_P_NumNodes] || dim < 0 || dim >= g_port_dims) return 0;
+  return g_port_of[(static_cast<size_t>(node) * g_port_dims + dim) * 2 + (dir > 0)] >= 0;
+}
+
 // The runtime's hook for generated routing (see simulator.cpp): the NDL
 // function picks (dim, dir); the port and the VC classes follow here.
 extern "C" ndl::rt::RouteResult ndl_generated_route(const ndl::rt::RouteContext& ctx) {

@@ -57,6 +57,9 @@ extern const int32_t ndl_report_pairs[];  // ReportPairCount * 2
 // The NDL routing function: the port (dim * 2 + (dir > 0)) to take from
 // `current` toward `dest`.
 int64_t ndl_user_route(int64_t current, int64_t dest, int64_t source);
+// Defined by the entry (generated_entry.cpp) for generated routing code:
+// 1 when `node` has the output port (dim, dir), else 0.
+int64_t ndl_has_port(int64_t node, int64_t dim, int64_t dir);
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,227 @@
+// The build of a simulator: generated module + simulator core bitcode ->
+// one optimized module -> host object -> executable (system linker).
+#include <fmt/format.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/IRReader/IRReader.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/Program.h>
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Target/TargetOptions.h>
+#include <llvm/TargetParser/Host.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+
+#include "SimulatorPaths.h"
+#include "compiler/codegen/Codegen.h"
+#include "compiler/codegen/SimulatorModule.h"
+#include "compiler/support/InternalError.h"
+
+namespace ndl::codegen {
+namespace {
+
+namespace fs = std::filesystem;
+
+Diagnostic& buildError(DiagnosticEngine& diags, const std::string& what, std::string message) {
+  return diags.reportFile(DiagKind::BuildFailed, what, std::move(message));
+}
+
+std::unique_ptr<llvm::TargetMachine> hostMachine(int optLevel, DiagnosticEngine& diags) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  std::string triple = llvm::sys::getProcessTriple();
+  std::string error;
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target) {
+    buildError(diags, "ndlc", fmt::format("LLVM has no target for {}: {}", triple, error));
+    return nullptr;
+  }
+  llvm::TargetOptions options;
+  auto level = optLevel == 0   ? llvm::CodeGenOpt::None
+               : optLevel == 1 ? llvm::CodeGenOpt::Less
+               : optLevel == 3 ? llvm::CodeGenOpt::Aggressive
+                               : llvm::CodeGenOpt::Default;
+  return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
+      triple, llvm::sys::getHostCPUName(), "", options, llvm::Reloc::PIC_, std::nullopt, level));
+}
+
+// Links the simulator core (bitcode built with ndlc) into the module so
+// that one optimization sees the cycle loop and the routing function.
+bool linkCore(llvm::Module& module, DiagnosticEngine& diags) {
+  std::string path = std::string(NDL_SIM_DIR) + "/simcore.bc";
+  llvm::SMDiagnostic err;
+  std::unique_ptr<llvm::Module> core = llvm::parseIRFile(path, err, module.getContext());
+  if (!core) {
+    buildError(diags, path, fmt::format("cannot read the simulator core bitcode: {}",
+                                        err.getMessage().str()))
+        .withHint("rebuild NDL (cmake --build build) to produce it");
+    return false;
+  }
+  core->setTargetTriple(module.getTargetTriple());
+  if (llvm::Linker::linkModules(module, std::move(core))) {
+    internalError("linking the simulator core bitcode with the generated module failed");
+  }
+  return true;
+}
+
+void optimize(llvm::Module& module, llvm::TargetMachine* tm, int optLevel) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(tm);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::OptimizationLevel level = optLevel == 0   ? llvm::OptimizationLevel::O0
+                                  : optLevel == 1 ? llvm::OptimizationLevel::O1
+                                  : optLevel == 3 ? llvm::OptimizationLevel::O3
+                                                  : llvm::OptimizationLevel::O2;
+  llvm::ModulePassManager mpm = optLevel == 0 ? pb.buildO0DefaultPipeline(level)
+                                              : pb.buildPerModuleDefaultPipeline(level);
+  mpm.run(module, mam);
+}
+
+std::unique_ptr<llvm::Module> prepare(llvm::LLVMContext& context,
+                                      const sema::CheckedProgram& program,
+                                      const elab::Network& network, const CodegenOptions& options,
+                                      llvm::TargetMachine* tm, DiagnosticEngine& diags) {
+  if (!network.routingDef) {
+    buildError(diags, program.params.topology.text,
+               "the network has no routing: give (RoutingAlgorithm Name)")
+        .withHint("define one with (define-routing (Name) ...)");
+    return nullptr;
+  }
+  std::unique_ptr<llvm::Module> m = buildSimulatorModule(context, program, network, options, diags);
+  if (!m) return nullptr;
+  if (tm) m->setDataLayout(tm->createDataLayout());
+  if (options.linkRuntime && !options.unspecialized && !linkCore(*m, diags)) return nullptr;
+  if (options.optimize) optimize(*m, tm, options.optLevel);
+  return m;
+}
+
+}  // namespace
+
+uint64_t contentHash(std::string_view data, uint64_t seed) {
+  uint64_t h = seed;
+  for (unsigned char c : data) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+bool emitLLVM(const sema::CheckedProgram& program, const elab::Network& network,
+              const CodegenOptions& options, std::ostream& out, DiagnosticEngine& diags) {
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::TargetMachine> tm = hostMachine(options.optLevel, diags);
+  if (!tm) return false;
+  std::unique_ptr<llvm::Module> m = prepare(context, program, network, options, tm.get(), diags);
+  if (!m) return false;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  m->print(os, nullptr);
+  out << os.str();
+  return true;
+}
+
+bool buildSimulator(const sema::CheckedProgram& program, const elab::Network& network,
+                    const CodegenOptions& options, const std::string& outPath,
+                    DiagnosticEngine& diags) {
+  // Fail early, before the expensive steps, on an output we cannot write.
+  {
+    std::error_code ec;
+    fs::path parent = fs::absolute(outPath, ec).parent_path();
+    if (!fs::is_directory(parent, ec)) {
+      buildError(diags, outPath, fmt::format("cannot write '{}': no directory {}", outPath,
+                                             parent.string()));
+      return false;
+    }
+    if (fs::is_directory(outPath, ec)) {
+      buildError(diags, outPath, fmt::format("cannot write '{}': it is a directory", outPath));
+      return false;
+    }
+    std::ofstream probe(outPath + ".ndl-probe");
+    if (!probe) {
+      buildError(diags, outPath, fmt::format("cannot write '{}': permission denied", outPath))
+          .withHint("choose another output path with -o");
+      return false;
+    }
+    probe.close();
+    fs::remove(outPath + ".ndl-probe", ec);
+  }
+  llvm::ErrorOr<std::string> linker = llvm::sys::findProgramByName("c++");
+  if (!linker) linker = llvm::sys::findProgramByName("g++");
+  if (!linker) linker = llvm::sys::findProgramByName("clang++");
+  if (!linker) {
+    buildError(diags, outPath, "no C++ linker found: looked for c++, g++ and clang++ on PATH")
+        .withHint("install one (Debian: apt-get install g++)");
+    return false;
+  }
+
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::TargetMachine> tm = hostMachine(options.optLevel, diags);
+  if (!tm) return false;
+  std::unique_ptr<llvm::Module> m = prepare(context, program, network, options, tm.get(), diags);
+  if (!m) return false;
+
+  std::string object = outPath + ".o";
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(object, ec, llvm::sys::fs::OF_None);
+    if (ec) {
+      buildError(diags, object, fmt::format("cannot write '{}': {}", object, ec.message()));
+      return false;
+    }
+    llvm::legacy::PassManager pm;
+    if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CGFT_ObjectFile))
+      internalError("the host target cannot emit object files");
+    pm.run(*m);
+  }
+
+  std::string dir = NDL_SIM_DIR;
+  // The two archives refer to each other: one group.
+  std::vector<std::string> args = {*linker, object, "-Wl,--start-group"};
+  if (options.unspecialized) args.push_back(dir + "/libndl_simcore_native.a");
+  args.push_back(dir + "/libndl_simrt.a");
+  args.push_back("-Wl,--end-group");
+  for (const auto& lib : {"-lspdlog", "-lfmt", "-lpthread"}) args.push_back(lib);
+  args.push_back("-o");
+  args.push_back(outPath);
+  std::vector<llvm::StringRef> refs(args.begin(), args.end());
+  std::string log = outPath + ".link.log";
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(log),
+                                                llvm::StringRef(log)};
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(*linker, refs, std::nullopt, redirects, 0, 0, &message);
+  std::error_code ec;
+  fs::remove(object, ec);
+  if (rc != 0) {
+    std::ifstream in(log);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    buildError(diags, outPath,
+               fmt::format("linking the simulator failed ({}): {}", message.empty() ? *linker : message,
+                           text.substr(0, 2000)));
+    fs::remove(log, ec);
+    return false;
+  }
+  fs::remove(log, ec);
+  return true;
+}
+
+}  // namespace ndl::codegen

@@ -1,0 +1,42 @@
+// Code generation: from a checked, elaborated program to a specialized
+// native simulator. The generated LLVM module holds the network's tables,
+// every parameter as a constant, and the NDL routing function lowered from
+// the typed expression IR; it is linked with the runtime's simulator core
+// (bitcode), optimized as one module, emitted as an object for the host and
+// linked into an executable. No LLVM type appears in this header.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+#include "compiler/elaborate/Elaborate.h"
+#include "compiler/sema/Check.h"
+#include "compiler/support/Diagnostics.h"
+
+namespace ndl::codegen {
+
+struct CodegenOptions {
+  int optLevel = 2;          // 0, 1, 2 or 3
+  bool optimize = true;      // emit-llvm --no-opt: the module as generated
+  bool linkRuntime = true;   // link the simulator core bitcode (off for emit-llvm --module-only)
+  // Use the runtime's own C++ routing (DimensionOrder, Ecube) instead of the
+  // generated function, and do not link the core as bitcode: the
+  // unspecialized path that tests compare the generated simulator with.
+  bool unspecialized = false;
+};
+
+// Writes the module as LLVM IR text. Returns false after reporting.
+bool emitLLVM(const sema::CheckedProgram& program, const elab::Network& network,
+              const CodegenOptions& options, std::ostream& out, DiagnosticEngine& diags);
+
+// Builds the simulator executable at `outPath`. Returns false after
+// reporting (no linker, unwritable output, a verifier failure as an
+// internal error naming the function).
+bool buildSimulator(const sema::CheckedProgram& program, const elab::Network& network,
+                    const CodegenOptions& options, const std::string& outPath,
+                    DiagnosticEngine& diags);
+
+// A stable 64-bit hash (FNV-1a) for the build cache.
+uint64_t contentHash(std::string_view data, uint64_t seed = 0xcbf29ce484222325ULL);
+
+}  // namespace ndl::codegen

@@ -1,0 +1,366 @@
+#include <fmt/format.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <map>
+
+#include "compiler/codegen/Lower.h"
+#include "compiler/support/InternalError.h"
+
+namespace ndl::codegen {
+namespace {
+
+using sema::Expr;
+using sema::Op;
+
+// Thrown at an expression the code generator does not compile; becomes
+// one diagnostic.
+struct NotCompilable {
+  SourceRange range;
+  std::string what;
+};
+
+class Lowerer {
+ public:
+  Lowerer(llvm::Module& m, const sema::DefinitionTable& defs, const NetworkConstants& net)
+      : m_(m), ctx_(m.getContext()), b_(ctx_), defs_(defs), net_(net) {
+    i64_ = llvm::Type::getInt64Ty(ctx_);
+    radices_ = table("ndl.radices", net.radices);
+    strides_ = table("ndl.strides", net.strides);
+    wraps_ = table("ndl.wraps", net.wraps);
+    dimUsed_ = table("ndl.dim_used", net.dimUsed);
+  }
+
+  llvm::Function* function(uint32_t index) {
+    auto it = functions_.find(index);
+    if (it != functions_.end()) return it->second;
+    const sema::Definition& d = defs_.defs[index];
+    std::vector<llvm::Type*> params(d.params.size(), i64_);
+    auto* type = llvm::FunctionType::get(i64_, params, false);
+    auto* f = llvm::Function::Create(type, llvm::Function::InternalLinkage,
+                                     "ndl." + d.name, m_);
+    functions_[index] = f;
+    if (!d.hasRoute && d.kind == sema::DefKind::Routing)
+      throw NotCompilable{d.nameRange, fmt::format("routing '{}' gives only hop counts (Hops ...), "
+                                                   "not the port to take",
+                                                   d.name)};
+    pending_.push_back(index);
+    return f;
+  }
+
+  void lowerPending() {
+    while (!pending_.empty()) {
+      uint32_t index = pending_.back();
+      pending_.pop_back();
+      body(index);
+    }
+  }
+
+ private:
+  llvm::GlobalVariable* table(const std::string& name, const std::vector<int64_t>& values) {
+    auto* type = llvm::ArrayType::get(i64_, values.size());
+    std::vector<llvm::Constant*> items;
+    for (int64_t v : values) items.push_back(llvm::ConstantInt::get(i64_, v, true));
+    return new llvm::GlobalVariable(m_, type, true, llvm::GlobalValue::InternalLinkage,
+                                    llvm::ConstantArray::get(type, items), name);
+  }
+
+  void body(uint32_t index) {
+    const sema::Definition& d = defs_.defs[index];
+    llvm::Function* f = functions_[index];
+    auto* entry = llvm::BasicBlock::Create(ctx_, "entry", f);
+    b_.SetInsertPoint(entry);
+    slots_.assign(d.frameSize, nullptr);
+    for (uint32_t s = 0; s < d.frameSize; ++s)
+      slots_[s] = b_.CreateAlloca(i64_, nullptr, s < d.params.size() ? d.params[s].name : "local");
+    for (uint32_t k = 0; k < d.params.size(); ++k) b_.CreateStore(f->getArg(k), slots_[k]);
+    fn_ = f;
+    b_.CreateRet(value(d.body));
+    std::string err;
+    llvm::raw_string_ostream os(err);
+    if (llvm::verifyFunction(*f, &os))
+      internalError(fmt::format("LLVM verifier rejected the lowering of '{}': {}", d.name, os.str()));
+  }
+
+  llvm::Value* constant(int64_t v) { return llvm::ConstantInt::get(i64_, v, true); }
+  llvm::Value* boolean(llvm::Value* i1) { return b_.CreateZExt(i1, i64_); }
+  llvm::Value* truth(llvm::Value* v) { return b_.CreateICmpNE(v, constant(0)); }
+
+  // Traps on a zero divisor instead of leaving it undefined.
+  void guardZero(llvm::Value* divisor) {
+    auto* trap = llvm::BasicBlock::Create(ctx_, "div.zero", fn_);
+    auto* ok = llvm::BasicBlock::Create(ctx_, "div.ok", fn_);
+    b_.CreateCondBr(b_.CreateICmpEQ(divisor, constant(0)), trap, ok);
+    b_.SetInsertPoint(trap);
+    b_.CreateCall(llvm::Intrinsic::getDeclaration(&m_, llvm::Intrinsic::trap));
+    b_.CreateUnreachable();
+    b_.SetInsertPoint(ok);
+  }
+
+  // Floor division and modulo, as the compile-time evaluator computes them.
+  llvm::Value* floorMod(llvm::Value* a, llvm::Value* n) {
+    llvm::Value* r = b_.CreateSRem(a, n);
+    llvm::Value* adjust =
+        b_.CreateAnd(b_.CreateICmpNE(r, constant(0)),
+                     b_.CreateICmpNE(b_.CreateICmpSLT(r, constant(0)), b_.CreateICmpSLT(n, constant(0))));
+    return b_.CreateSelect(adjust, b_.CreateAdd(r, n), r);
+  }
+  llvm::Value* floorDiv(llvm::Value* a, llvm::Value* n) {
+    llvm::Value* q = b_.CreateSDiv(a, n);
+    llvm::Value* r = b_.CreateSRem(a, n);
+    llvm::Value* adjust =
+        b_.CreateAnd(b_.CreateICmpNE(r, constant(0)),
+                     b_.CreateICmpNE(b_.CreateICmpSLT(r, constant(0)), b_.CreateICmpSLT(n, constant(0))));
+    return b_.CreateSelect(adjust, b_.CreateSub(q, constant(1)), q);
+  }
+
+  // table[d] with 0 outside the table (like the evaluator's wraps/has-dim).
+  llvm::Value* lookup(llvm::GlobalVariable* t, size_t size, llvm::Value* d) {
+    if (size == 0) return constant(0);
+    llvm::Value* inRange = b_.CreateICmpULT(d, constant(static_cast<int64_t>(size)));
+    llvm::Value* safe = b_.CreateSelect(inRange, d, constant(0));
+    llvm::Value* p = b_.CreateInBoundsGEP(t->getValueType(), t, {constant(0), safe});
+    return b_.CreateSelect(inRange, b_.CreateLoad(i64_, p), constant(0));
+  }
+
+  llvm::Value* coordOf(llvm::Value* n, llvm::Value* d) {
+    llvm::Value* stride = lookup(strides_, net_.strides.size(), d);
+    llvm::Value* radix = lookup(radices_, net_.radices.size(), d);
+    // A dimension out of range has radix 0 in the table: treat it as 1.
+    radix = b_.CreateSelect(b_.CreateICmpEQ(radix, constant(0)), constant(1), radix);
+    stride = b_.CreateSelect(b_.CreateICmpEQ(stride, constant(0)), constant(1), stride);
+    return floorMod(floorDiv(n, stride), radix);
+  }
+
+  [[noreturn]] void unsupported(const Expr& e, std::string_view what) {
+    throw NotCompilable{e.range, std::string(what)};
+  }
+
+  llvm::Value* value(const Expr& e) {
+    if (sema::isRealLike(e.type))
+      unsupported(e, "real numbers and quantities are evaluated at compile time only");
+    auto v = [&](size_t k) { return value(e.kids[k]); };
+    // Both operands, left first: diagnostics follow the source order.
+    auto two = [&]() {
+      llvm::Value* a = v(0);
+      llvm::Value* c = v(1);
+      return std::pair{a, c};
+    };
+    switch (e.op) {
+      case Op::ConstInt:
+      case Op::ConstBool: return constant(e.i);
+      case Op::Var: return b_.CreateLoad(i64_, slots_[e.i]);
+      case Op::Let:
+        b_.CreateStore(v(0), slots_[e.i]);
+        return v(1);
+      case Op::If: {
+        llvm::Value* c = truth(v(0));
+        auto* thenB = llvm::BasicBlock::Create(ctx_, "then", fn_);
+        auto* elseB = llvm::BasicBlock::Create(ctx_, "else", fn_);
+        auto* join = llvm::BasicBlock::Create(ctx_, "join", fn_);
+        b_.CreateCondBr(c, thenB, elseB);
+        b_.SetInsertPoint(thenB);
+        llvm::Value* a = v(1);
+        thenB = b_.GetInsertBlock();
+        b_.CreateBr(join);
+        b_.SetInsertPoint(elseB);
+        llvm::Value* z = v(2);
+        elseB = b_.GetInsertBlock();
+        b_.CreateBr(join);
+        b_.SetInsertPoint(join);
+        llvm::PHINode* phi = b_.CreatePHI(i64_, 2);
+        phi->addIncoming(a, thenB);
+        phi->addIncoming(z, elseB);
+        return phi;
+      }
+      case Op::And:
+      case Op::Or: {
+        // Short-circuit: later operands run only when needed.
+        bool isAnd = e.op == Op::And;
+        auto* join = llvm::BasicBlock::Create(ctx_, isAnd ? "and.end" : "or.end", fn_);
+        std::vector<std::pair<llvm::Value*, llvm::BasicBlock*>> incoming;
+        for (size_t k = 0; k < e.kids.size(); ++k) {
+          llvm::Value* c = truth(v(k));
+          if (k + 1 == e.kids.size()) {
+            incoming.push_back({boolean(c), b_.GetInsertBlock()});
+            b_.CreateBr(join);
+            break;
+          }
+          auto* next = llvm::BasicBlock::Create(ctx_, "next", fn_);
+          incoming.push_back({constant(isAnd ? 0 : 1), b_.GetInsertBlock()});
+          if (isAnd)
+            b_.CreateCondBr(c, next, join);
+          else
+            b_.CreateCondBr(c, join, next);
+          b_.SetInsertPoint(next);
+        }
+        b_.SetInsertPoint(join);
+        llvm::PHINode* phi = b_.CreatePHI(i64_, static_cast<unsigned>(incoming.size()));
+        for (auto& [val, block] : incoming) phi->addIncoming(val, block);
+        return phi;
+      }
+      case Op::Call: {
+        llvm::Function* callee = function(static_cast<uint32_t>(e.i));
+        std::vector<llvm::Value*> args;
+        for (const Expr& k : e.kids) {
+          if (k.type == sema::Type::Coord) unsupported(k, "lists are evaluated at compile time only");
+          args.push_back(value(k));
+        }
+        return b_.CreateCall(callee, args);
+      }
+      case Op::ToNode:
+      case Op::ToInt: return v(0);
+      case Op::Add:
+      case Op::Sub:
+      case Op::Mul: {
+        llvm::Value* acc = v(0);
+        for (size_t k = 1; k < e.kids.size(); ++k) {
+          llvm::Value* x = v(k);
+          acc = e.op == Op::Add ? b_.CreateAdd(acc, x)
+                : e.op == Op::Sub ? b_.CreateSub(acc, x)
+                                  : b_.CreateMul(acc, x);
+        }
+        return acc;
+      }
+      case Op::Neg: return b_.CreateNeg(v(0));
+      case Op::Abs: {
+        llvm::Value* x = v(0);
+        return b_.CreateSelect(b_.CreateICmpSLT(x, constant(0)), b_.CreateNeg(x), x);
+      }
+      case Op::Min:
+      case Op::Max: {
+        llvm::Value* acc = v(0);
+        for (size_t k = 1; k < e.kids.size(); ++k) {
+          llvm::Value* x = v(k);
+          llvm::Value* pick = e.op == Op::Min ? b_.CreateICmpSLT(x, acc) : b_.CreateICmpSGT(x, acc);
+          acc = b_.CreateSelect(pick, x, acc);
+        }
+        return acc;
+      }
+      case Op::IntDiv:
+      case Op::Mod: {
+        llvm::Value* a = v(0);
+        llvm::Value* n = v(1);
+        guardZero(n);
+        return e.op == Op::Mod ? floorMod(a, n) : floorDiv(a, n);
+      }
+      case Op::Lt: { auto [a, c] = two(); return boolean(b_.CreateICmpSLT(a, c)); }
+      case Op::Le: { auto [a, c] = two(); return boolean(b_.CreateICmpSLE(a, c)); }
+      case Op::Gt: { auto [a, c] = two(); return boolean(b_.CreateICmpSGT(a, c)); }
+      case Op::Ge: { auto [a, c] = two(); return boolean(b_.CreateICmpSGE(a, c)); }
+      case Op::Eq: { auto [a, c] = two(); return boolean(b_.CreateICmpEQ(a, c)); }
+      case Op::Ne: { auto [a, c] = two(); return boolean(b_.CreateICmpNE(a, c)); }
+      case Op::Not: return boolean(b_.CreateICmpEQ(v(0), constant(0)));
+      case Op::BitAnd: { auto [a, c] = two(); return b_.CreateAnd(a, c); }
+      case Op::BitOr: { auto [a, c] = two(); return b_.CreateOr(a, c); }
+      case Op::BitXor: { auto [a, c] = two(); return b_.CreateXor(a, c); }
+      case Op::BitNot: return b_.CreateNot(v(0));
+      case Op::Shl: { auto [a, c] = two(); return b_.CreateShl(a, b_.CreateAnd(c, constant(63))); }
+      case Op::Shr: { auto [a, c] = two(); return b_.CreateLShr(a, b_.CreateAnd(c, constant(63))); }
+      case Op::Bit: {
+        auto [a, c] = two();
+        return b_.CreateAnd(b_.CreateAShr(a, b_.CreateAnd(c, constant(63))), constant(1));
+      }
+      case Op::Popcount:
+        return b_.CreateCall(llvm::Intrinsic::getDeclaration(&m_, llvm::Intrinsic::ctpop, {i64_}),
+                             {v(0)});
+      case Op::LowestSetBit:
+        return b_.CreateCall(llvm::Intrinsic::getDeclaration(&m_, llvm::Intrinsic::cttz, {i64_}),
+                             {v(0), b_.getFalse()});
+      case Op::Sum: {
+        // acc = 0; for (i = from; i <= to; ++i) acc += body
+        llvm::Value* from = v(0);
+        llvm::Value* to = v(1);
+        llvm::Value* acc = b_.CreateAlloca(i64_, nullptr, "sum");
+        b_.CreateStore(constant(0), acc);
+        b_.CreateStore(from, slots_[e.i]);
+        auto* head = llvm::BasicBlock::Create(ctx_, "sum.head", fn_);
+        auto* loop = llvm::BasicBlock::Create(ctx_, "sum.body", fn_);
+        auto* done = llvm::BasicBlock::Create(ctx_, "sum.end", fn_);
+        b_.CreateBr(head);
+        b_.SetInsertPoint(head);
+        b_.CreateCondBr(b_.CreateICmpSLE(b_.CreateLoad(i64_, slots_[e.i]), to), loop, done);
+        b_.SetInsertPoint(loop);
+        b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, acc), value(e.kids[2])), acc);
+        b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, slots_[e.i]), constant(1)), slots_[e.i]);
+        b_.CreateBr(head);
+        b_.SetInsertPoint(done);
+        return b_.CreateLoad(i64_, acc);
+      }
+      case Op::NodeCount: return constant(net_.nodes);
+      case Op::DimCount: return constant(static_cast<int64_t>(net_.radices.size()));
+      case Op::Radix: return lookup(radices_, net_.radices.size(), v(0));
+      case Op::CoordOf: return coordOf(v(0), v(1));
+      case Op::Neighbor: {
+        llvm::Value* n = v(0);
+        llvm::Value* d = v(1);
+        llvm::Value* delta = v(2);
+        llvm::Value* c = coordOf(n, d);
+        llvm::Value* radix = lookup(radices_, net_.radices.size(), d);
+        radix = b_.CreateSelect(b_.CreateICmpEQ(radix, constant(0)), constant(1), radix);
+        llvm::Value* moved = floorMod(b_.CreateAdd(c, delta), radix);
+        llvm::Value* stride = lookup(strides_, net_.strides.size(), d);
+        return b_.CreateAdd(n, b_.CreateMul(b_.CreateSub(moved, c), stride));
+      }
+      case Op::Wraps: return lookup(wraps_, net_.wraps.size(), v(0));
+      case Op::HasDim: return lookup(dimUsed_, net_.dimUsed.size(), v(0));
+      case Op::HasPort: {
+        // Answered by the simulator's port table (generated_entry.cpp).
+        llvm::FunctionCallee f = m_.getOrInsertFunction(
+            "ndl_has_port", llvm::FunctionType::get(i64_, {i64_, i64_, i64_}, false));
+        return b_.CreateCall(f, {v(0), v(1), v(2)});
+      }
+      case Op::MakePort: {
+        llvm::Value* d = v(0);
+        llvm::Value* dir = v(1);
+        return b_.CreateAdd(b_.CreateMul(d, constant(2)),
+                            boolean(b_.CreateICmpSGT(dir, constant(0))));
+      }
+      case Op::PortDim: return b_.CreateAShr(v(0), constant(1));
+      case Op::PortDir:
+        return b_.CreateSelect(truth(b_.CreateAnd(v(0), constant(1))), constant(1), constant(-1));
+      default:
+        unsupported(e, "this construct runs while the network is elaborated; routing functions "
+                       "compile integers, booleans, nodes and ports");
+    }
+  }
+
+  llvm::Module& m_;
+  llvm::LLVMContext& ctx_;
+  llvm::IRBuilder<> b_;
+  const sema::DefinitionTable& defs_;
+  const NetworkConstants& net_;
+  llvm::Type* i64_;
+  llvm::GlobalVariable* radices_;
+  llvm::GlobalVariable* strides_;
+  llvm::GlobalVariable* wraps_;
+  llvm::GlobalVariable* dimUsed_;
+  std::map<uint32_t, llvm::Function*> functions_;
+  std::vector<uint32_t> pending_;
+  std::vector<llvm::AllocaInst*> slots_;
+  llvm::Function* fn_ = nullptr;
+};
+
+}  // namespace
+
+llvm::Function* lowerDefinition(llvm::Module& module, const sema::DefinitionTable& defs,
+                                uint32_t def, const NetworkConstants& network,
+                                DiagnosticEngine& diags) {
+  Lowerer lowerer(module, defs, network);
+  try {
+    llvm::Function* f = lowerer.function(def);
+    lowerer.lowerPending();
+    return f;
+  } catch (const NotCompilable& e) {
+    diags.report(DiagKind::NotCompilable, e.range,
+                 fmt::format("the simulator cannot compile this: {}", e.what))
+        .withHint("write the routing with integer arithmetic on nodes, coordinates and ports");
+    return nullptr;
+  }
+}
+
+}  // namespace ndl::codegen

@@ -1,0 +1,149 @@
+#include "compiler/codegen/NetworkTables.h"
+
+#include <array>
+
+#include "compiler/elaborate/Metrics.h"
+#include "ndl/runtime/generated_abi.h"
+
+namespace ndl::codegen {
+namespace {
+
+using sema::EnumId;
+
+// Values of the runtime's enums (runtime/include/ndl/runtime/*.h).
+int64_t flowControl(EnumId e) {
+  switch (e) {
+    case EnumId::FlowControl_StoreAndForward: return 0;
+    case EnumId::FlowControl_VirtualCutThrough: return 1;
+    default: return 2;  // Wormhole
+  }
+}
+
+int64_t pattern(EnumId e) {
+  switch (e) {
+    case EnumId::Traffic_BitReversal: return 1;
+    case EnumId::Traffic_BitComplement: return 2;
+    case EnumId::Traffic_Transpose: return 3;
+    case EnumId::Traffic_Shuffle: return 4;
+    case EnumId::Traffic_Tornado: return 5;
+    case EnumId::Traffic_Neighbor: return 6;
+    case EnumId::Traffic_HotSpot: return 7;
+    case EnumId::Traffic_AllToAll: return 8;
+    default: return 0;  // Uniform
+  }
+}
+
+}  // namespace
+
+SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Network& network,
+                           bool referenceRouting) {
+  const sema::Parameters& p = program.params;
+  const elab::Graph& g = network.graph;
+  SimulatorTables t;
+  t.i64.assign(NDL_P_I64_COUNT, 0);
+  t.f64.assign(NDL_P_F64_COUNT, 0.0);
+  t.str.assign(NDL_P_STR_COUNT, "");
+
+  // Ports: a node's output channels in order, then an input-only port for
+  // each unidirectional channel that ends at it.
+  std::vector<std::vector<std::array<int32_t, NDL_PORT_FIELDS>>> ports(g.nodeCount);
+  bool wrap = false;
+  for (elab::NodeId n = 0; n < g.nodeCount; ++n) {
+    for (elab::ChannelId c = g.outBegin(n); c < g.outEnd(n); ++c) {
+      const elab::Channel& ch = g.channels[c];
+      int32_t peerPort = ch.reverse != elab::kNoChannel
+                             ? static_cast<int32_t>(ch.reverse - g.outBegin(ch.dst))
+                             : -1;  // filled below
+      int32_t direction = ch.reverse != elab::kNoChannel ? 0 : 1;  // kBidirectional, kOutOnly
+      ports[n].push_back({static_cast<int32_t>(ch.dst), peerPort, direction, ch.dim, ch.dir,
+                          (ch.flags & elab::kWrap) ? 1 : 0});
+      wrap |= (ch.flags & elab::kWrap) != 0;
+    }
+  }
+  for (elab::NodeId n = 0; n < g.nodeCount; ++n) {
+    for (elab::ChannelId c = g.outBegin(n); c < g.outEnd(n); ++c) {
+      const elab::Channel& ch = g.channels[c];
+      if (ch.reverse != elab::kNoChannel) continue;
+      int32_t local = static_cast<int32_t>(c - g.outBegin(n));
+      ports[ch.dst].push_back({static_cast<int32_t>(n), local, 2 /* kInOnly */, ch.dim, 0, 0});
+      ports[n][local][1] = static_cast<int32_t>(ports[ch.dst].size() - 1);
+    }
+  }
+  t.portStart.push_back(0);
+  for (const auto& node : ports) {
+    for (const auto& port : node) t.ports.insert(t.ports.end(), port.begin(), port.end());
+    t.portStart.push_back(static_cast<int32_t>(t.ports.size() / NDL_PORT_FIELDS));
+  }
+  for (int64_t r : g.radices) t.radices.push_back(static_cast<int32_t>(r));
+
+  auto& i = t.i64;
+  i[NDL_P_FlowControl] = flowControl(p.flowControl);
+  i[NDL_P_ChannelWidthBits] = p.channelWidthBits;
+  i[NDL_P_PacketFlits] = p.packetFlits;
+  i[NDL_P_HeaderFlits] = (p.headerBits + p.channelWidthBits - 1) / p.channelWidthBits;
+  i[NDL_P_DataBitsPerPacket] = p.dataBits;
+  i[NDL_P_BufferFlits] = p.bufferFlits;
+  i[NDL_P_VirtualChannels] = p.virtualChannels;
+  i[NDL_P_InjectionVirtualChannels] = p.injectionVirtualChannels;
+  i[NDL_P_RouterDelayClocks] = p.routerDelayClocks;
+  i[NDL_P_LinkDelayClocks] = p.linkDelayClocks;
+  i[NDL_P_CreditDelayClocks] = p.creditDelayClocks;
+  // An interval is a mean time between creations (spec 1.2): the same
+  // Bernoulli process as a rate, at one over the interval.
+  i[NDL_P_CreationProcess] = 0;
+  i[NDL_P_CreationMax] = p.creationMax;
+  i[NDL_P_MessageMinBits] = p.messageMinBits;
+  i[NDL_P_MessageMaxBits] = p.messageMaxBits;
+  i[NDL_P_QueueCapacity] = p.queueCapacity;
+  i[NDL_P_Pattern] = pattern(p.traffic.pattern);
+  i[NDL_P_Deadlock] = p.deadlockHandling == EnumId::DeadlockHandling_Avoid ? 2 : 1;
+  i[NDL_P_DeadlockTimeoutClocks] = p.deadlockTimeoutClocks;
+  i[NDL_P_Seed] = p.seed;
+  i[NDL_P_WarmupMessages] = p.warmupMessages;
+  i[NDL_P_MeasuredMessages] = p.measuredMessages.value_or(0);
+  i[NDL_P_TimeLimitClocks] = p.simulationTimeClocks.value_or(0);
+  i[NDL_P_SamplingIntervalClocks] = p.sampleIntervalClocks;
+  const std::string& routing =
+      network.routingDef ? program.defs.defs[*network.routingDef].name : std::string();
+  i[NDL_P_ReferenceRouting] = !referenceRouting         ? 0
+                              : routing == "DimensionOrder" ? 1
+                              : routing == "Ecube"          ? 2
+                                                            : 0;
+  i[NDL_P_NumNodes] = g.nodeCount;
+  i[NDL_P_NumPorts] = static_cast<int64_t>(t.ports.size() / NDL_PORT_FIELDS);
+  i[NDL_P_NumDims] = static_cast<int64_t>(t.radices.size());
+  i[NDL_P_NumPortDims] = static_cast<int64_t>(g.dimNames.size());
+  i[NDL_P_Wrap] = wrap;
+  i[NDL_P_HotSpotCount] = static_cast<int64_t>(p.traffic.hotSpotNodes.size());
+  i[NDL_P_ReportPairCount] = static_cast<int64_t>(p.reportPairs.size());
+
+  // Distances for the report: exact when cheap, else left to the runtime.
+  elab::DistanceStats d = elab::graphDistances(g);
+  i[NDL_P_Diameter] = d.status == elab::AnalysisStatus::kOk ? d.diameter : -1;
+  t.f64[NDL_P_AvgDistance] =
+      d.status == elab::AnalysisStatus::kOk
+          ? static_cast<double>(d.avgDistance.num) / static_cast<double>(d.avgDistance.den)
+          : -1.0;
+  t.f64[NDL_P_NetworkFrequencyHz] = p.networkHz.toDouble();
+  t.f64[NDL_P_RouterFrequencyHz] = p.routerHz == p.networkHz ? 0.0 : p.routerHz.toDouble();
+  t.f64[NDL_P_CreationRate] = p.creationRate.toDouble();
+  t.f64[NDL_P_CreationIntervalClocks] =
+      p.creationIntervalClocks ? p.creationIntervalClocks->toDouble() : 0.0;
+  t.f64[NDL_P_HotSpotShare] = p.traffic.hotSpotShare.toDouble();
+
+  t.str[NDL_P_TopologyName] = p.topology.text;
+  t.str[NDL_P_TopologyKind] =
+      p.topology.inlineBody ? "custom" : program.defs.defs[p.topology.def].name;
+  t.str[NDL_P_RoutingName] = routing;
+  t.str[NDL_P_DataOutputFile] = p.dataOutputFile;
+  t.str[NDL_P_ScreenOutputFile] = p.screenOutputFile;
+
+  for (int64_t n : p.traffic.hotSpotNodes) t.hotNodes.push_back(static_cast<int32_t>(n));
+  for (const sema::NodePair& pair : p.reportPairs) {
+    t.reportPairs.push_back(static_cast<int32_t>(pair.src));
+    t.reportPairs.push_back(static_cast<int32_t>(pair.dst));
+  }
+  return t;
+}
+
+}  // namespace ndl::codegen

@@ -1,0 +1,29 @@
+// The data a generated simulator module carries (generated_abi.h), computed
+// from the elaborated network and the parameters: plain vectors, no LLVM.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compiler/elaborate/Elaborate.h"
+#include "compiler/sema/Check.h"
+
+namespace ndl::codegen {
+
+struct SimulatorTables {
+  std::vector<int64_t> i64;  // indexed by NdlI64Param
+  std::vector<double> f64;   // indexed by NdlF64Param
+  std::vector<std::string> str;  // indexed by NdlStrParam
+  std::vector<int32_t> portStart;  // nodes + 1
+  std::vector<int32_t> ports;      // NDL_PORT_FIELDS per port
+  std::vector<int32_t> radices;
+  std::vector<int32_t> hotNodes;
+  std::vector<int32_t> reportPairs;
+};
+
+// Needs: an elaborated network whose routing is resolved.
+SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Network& network,
+                           bool referenceRouting);
+
+}  // namespace ndl::codegen

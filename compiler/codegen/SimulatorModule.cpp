@@ -1,0 +1,107 @@
+#include "compiler/codegen/SimulatorModule.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/TargetParser/Host.h>
+
+#include "compiler/codegen/Lower.h"
+#include "compiler/codegen/NetworkTables.h"
+#include "compiler/support/InternalError.h"
+#include "ndl/runtime/generated_abi.h"
+
+namespace ndl::codegen {
+namespace {
+
+// A constant array with external linkage under the ABI's name.
+template <class T>
+void exportArray(llvm::Module& m, llvm::Type* elem, const char* name, const std::vector<T>& values,
+                 bool isFloat = false) {
+  auto* type = llvm::ArrayType::get(elem, std::max<size_t>(values.size(), 1));
+  std::vector<llvm::Constant*> items;
+  for (T v : values)
+    items.push_back(isFloat ? llvm::ConstantFP::get(elem, static_cast<double>(v))
+                            : llvm::ConstantInt::get(elem, static_cast<uint64_t>(v), true));
+  if (items.empty()) items.push_back(llvm::Constant::getNullValue(elem));
+  new llvm::GlobalVariable(m, type, true, llvm::GlobalValue::ExternalLinkage,
+                           llvm::ConstantArray::get(type, items), name);
+}
+
+NetworkConstants constantsOf(const elab::Graph& g) {
+  NetworkConstants c;
+  c.nodes = g.nodeCount;
+  c.radices = g.radices;
+  int64_t stride = 1;
+  for (int64_t r : g.radices) {
+    c.strides.push_back(stride);
+    stride *= r;
+  }
+  c.wraps.assign(g.dimNames.size(), 0);
+  c.dimUsed.assign(g.dimNames.size(), 0);
+  for (const elab::Channel& ch : g.channels) {
+    c.dimUsed[ch.dim] = 1;
+    if (ch.flags & elab::kWrap) c.wraps[ch.dim] = 1;
+  }
+  return c;
+}
+
+}  // namespace
+
+std::unique_ptr<llvm::Module> buildSimulatorModule(llvm::LLVMContext& context,
+                                                   const sema::CheckedProgram& program,
+                                                   const elab::Network& network,
+                                                   const CodegenOptions& options,
+                                                   DiagnosticEngine& diags) {
+  auto m = std::make_unique<llvm::Module>("ndl.simulator", context);
+  m->setTargetTriple(llvm::sys::getProcessTriple());
+  llvm::Type* i64 = llvm::Type::getInt64Ty(context);
+  llvm::Type* i32 = llvm::Type::getInt32Ty(context);
+
+  SimulatorTables t = makeTables(program, network, options.unspecialized);
+  exportArray(*m, i64, "ndl_params_i64", t.i64);
+  exportArray(*m, llvm::Type::getDoubleTy(context), "ndl_params_f64", t.f64, true);
+  exportArray(*m, i32, "ndl_port_start", t.portStart);
+  exportArray(*m, i32, "ndl_ports", t.ports);
+  exportArray(*m, i32, "ndl_radices", t.radices);
+  exportArray(*m, i32, "ndl_hot_nodes", t.hotNodes);
+  exportArray(*m, i32, "ndl_report_pairs", t.reportPairs);
+  {
+    llvm::IRBuilder<> b(context);
+    auto* ptr = llvm::PointerType::get(context, 0);
+    std::vector<llvm::Constant*> strs;
+    for (const std::string& s : t.str) {
+      auto* data = llvm::ConstantDataArray::getString(context, s);
+      auto* g = new llvm::GlobalVariable(*m, data->getType(), true,
+                                         llvm::GlobalValue::PrivateLinkage, data, "ndl.str");
+      strs.push_back(g);
+    }
+    auto* type = llvm::ArrayType::get(ptr, strs.size());
+    new llvm::GlobalVariable(*m, type, true, llvm::GlobalValue::ExternalLinkage,
+                             llvm::ConstantArray::get(type, strs), "ndl_params_str");
+  }
+
+  // ndl_user_route(current, dest, source): the NDL routing function.
+  auto* routeType = llvm::FunctionType::get(i64, {i64, i64, i64}, false);
+  auto* route = llvm::Function::Create(routeType, llvm::Function::ExternalLinkage,
+                                       "ndl_user_route", *m);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", route));
+  bool generated = t.i64[NDL_P_ReferenceRouting] == 0;
+  if (network.routingDef && generated) {
+    llvm::Function* f = lowerDefinition(*m, program.defs, *network.routingDef,
+                                        constantsOf(network.graph), diags);
+    if (!f) return nullptr;
+    b.CreateRet(b.CreateCall(f, {route->getArg(0), route->getArg(1), route->getArg(2)}));
+  } else {
+    // The runtime's own routing is used; this is never called.
+    b.CreateRet(llvm::ConstantInt::get(i64, -2, true));
+  }
+  std::string err;
+  llvm::raw_string_ostream os(err);
+  if (llvm::verifyModule(*m, &os))
+    internalError("LLVM verifier rejected the simulator module: " + os.str());
+  return m;
+}
+
+}  // namespace ndl::codegen

@@ -1,0 +1,126 @@
+// `ndlc build`, `ndlc run` and `ndlc emit-llvm` (spec 6): the passes of
+// Pipeline.h followed by code generation; `run` keeps built simulators in a
+// cache keyed by the content of the program, its imports, the compiler
+// version and the build options.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "compiler/codegen/Codegen.h"
+#include "compiler/driver/Commands.h"
+
+namespace ndl::driver {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Runs the passes and reports; nullopt-like result when input is wrong.
+bool frontEnd(const BuildOptions& o, SourceManager& sources, DiagnosticEngine& diags,
+              FrontEndResult& r) {
+  r = runFrontEnd(o.file, o.pipeline, sources, diags);
+  return r.network && !diags.hasErrors();
+}
+
+codegen::CodegenOptions codegenOptions(const BuildOptions& o) {
+  codegen::CodegenOptions c;
+  c.optLevel = o.optLevel;
+  c.unspecialized = o.unspecialized;
+  c.optimize = !o.noOpt;
+  c.linkRuntime = !o.moduleOnly;
+  return c;
+}
+
+fs::path cacheRoot() {
+  if (const char* dir = std::getenv("NDL_CACHE_DIR"); dir && *dir) return dir;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return fs::path(xdg) / "ndl";
+  if (const char* home = std::getenv("HOME"); home && *home) return fs::path(home) / ".cache" / "ndl";
+  return fs::temp_directory_path() / "ndl-cache";
+}
+
+// The cache key: everything that can change the simulator.
+std::string cacheKey(const BuildOptions& o, const SourceManager& sources, const ast::Program& p) {
+  std::string material = fmt::format("ndlc {} O{} unspecialized={} stdlib={}\n", NDL_VERSION,
+                                     o.optLevel, o.unspecialized, o.pipeline.stdlibDir.string());
+  for (const ast::Module& m : p.modules)
+    material += sources.name(m.file) + "\n" + sources.text(m.file) + "\n";
+  return fmt::format("{:016x}", codegen::contentHash(material));
+}
+
+}  // namespace
+
+int runBuild(const BuildOptions& o) {
+  SourceManager sources;
+  DiagnosticEngine diags(sources, o.diag);
+  FrontEndResult r;
+  if (!frontEnd(o, sources, diags, r)) {
+    diags.printText(std::cerr);
+    return kExitInputError;
+  }
+  bool ok = codegen::buildSimulator(*r.checked, *r.network, codegenOptions(o), o.output, diags);
+  if (diags.errorCount() || diags.warningCount()) diags.printText(std::cerr);
+  return ok ? kExitOk : kExitInputError;
+}
+
+int runEmitLLVM(const BuildOptions& o) {
+  SourceManager sources;
+  DiagnosticEngine diags(sources, o.diag);
+  FrontEndResult r;
+  if (!frontEnd(o, sources, diags, r)) {
+    diags.printText(std::cerr);
+    return kExitInputError;
+  }
+  bool ok = codegen::emitLLVM(*r.checked, *r.network, codegenOptions(o), std::cout, diags);
+  if (diags.errorCount()) diags.printText(std::cerr);
+  return ok ? kExitOk : kExitInputError;
+}
+
+int runRun(const BuildOptions& o, const std::vector<std::string>& simArgs) {
+  SourceManager sources;
+  DiagnosticEngine diags(sources, o.diag);
+  FrontEndResult r;
+  if (!frontEnd(o, sources, diags, r)) {
+    diags.printText(std::cerr);
+    return kExitInputError;
+  }
+  fs::path dir = cacheRoot() / cacheKey(o, sources, *r.program);
+  fs::path sim = dir / "simulator";
+  fs::path done = dir / "complete";  // written last: an entry without it is rebuilt
+  std::error_code ec;
+  bool cached = fs::exists(done, ec) && fs::is_regular_file(sim, ec) &&
+                ::access(sim.c_str(), X_OK) == 0;
+  if (!cached) {
+    fs::remove_all(dir, ec);
+    fs::create_directories(dir, ec);
+    if (ec) {
+      diags.reportFile(DiagKind::BuildFailed, dir.string(),
+                       fmt::format("cannot create the build cache: {}", ec.message()))
+          .withHint("set NDL_CACHE_DIR to a writable directory");
+      diags.printText(std::cerr);
+      return kExitInputError;
+    }
+    if (!codegen::buildSimulator(*r.checked, *r.network, codegenOptions(o), sim.string(), diags)) {
+      diags.printText(std::cerr);
+      return kExitInputError;
+    }
+    std::ofstream(done) << "ok\n";
+  }
+  if (o.verbose)
+    std::cerr << fmt::format("ndlc run: {} simulator {}\n", cached ? "cached" : "built", sim.string());
+  if (diags.warningCount()) diags.printText(std::cerr);
+  std::cout.flush();
+  std::vector<char*> argv;
+  std::string simPath = sim.string();
+  argv.push_back(simPath.data());
+  std::vector<std::string> args = simArgs;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  ::execv(simPath.c_str(), argv.data());
+  std::cerr << fmt::format("ndlc run: cannot start {}: {}\n", simPath, std::strerror(errno));
+  return kExitInputError;
+}
+
+}  // namespace ndl::driver

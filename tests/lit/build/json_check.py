@@ -1,0 +1,38 @@
+"""Assertions on simulator JSON results for the build tests.
+
+json_check.py FILE EXPR...   each EXPR is a Python expression over `r` (the
+results) that must be true, e.g. "r['messages']['delivered'] > 0".
+json_check.py --same A B     the two result files are equal except the
+                             wall-clock time.
+"""
+import json
+import sys
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def strip_wall(x):
+    if isinstance(x, dict):
+        return {k: strip_wall(v) for k, v in x.items() if k != "wall_seconds"}
+    if isinstance(x, list):
+        return [strip_wall(v) for v in x]
+    return x
+
+
+if sys.argv[1] == "--same":
+    a, b = strip_wall(load(sys.argv[2])), strip_wall(load(sys.argv[3]))
+    if a != b:
+        diff = [k for k in a if a.get(k) != b.get(k)]
+        sys.exit(f"results differ in {diff}")
+    print("same results")
+    sys.exit(0)
+
+r = load(sys.argv[1])
+failed = [e for e in sys.argv[2:] if not eval(e, {"r": r})]
+for e in failed:
+    print(f"false: {e}")
+print(f"{len(sys.argv) - 2 - len(failed)} passed, {len(failed)} failed")
+sys.exit(1 if failed else 0)
