@@ -117,6 +117,11 @@ std::unique_ptr<llvm::Module> prepare(llvm::LLVMContext& context,
 
 }  // namespace
 
+std::vector<std::string> runtimeFiles() {
+  std::string dir = NDL_SIM_DIR;
+  return {dir + "/simcore.bc", dir + "/libndl_simrt.a", dir + "/libndl_simcore_native.a"};
+}
+
 uint64_t contentHash(std::string_view data, uint64_t seed) {
   uint64_t h = seed;
   for (unsigned char c : data) {

@@ -8,6 +8,7 @@
 
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "compiler/elaborate/Elaborate.h"
 #include "compiler/sema/Check.h"
@@ -35,6 +36,9 @@ bool emitLLVM(const sema::CheckedProgram& program, const elab::Network& network,
 bool buildSimulator(const sema::CheckedProgram& program, const elab::Network& network,
                     const CodegenOptions& options, const std::string& outPath,
                     DiagnosticEngine& diags);
+
+// The runtime files every simulator is built from (for cache keys).
+std::vector<std::string> runtimeFiles();
 
 // A stable 64-bit hash (FNV-1a) for the build cache.
 uint64_t contentHash(std::string_view data, uint64_t seed = 0xcbf29ce484222325ULL);

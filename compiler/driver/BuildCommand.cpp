@@ -47,6 +47,12 @@ std::string cacheKey(const BuildOptions& o, const SourceManager& sources, const 
                                      o.optLevel, o.unspecialized, o.pipeline.stdlibDir.string());
   for (const ast::Module& m : p.modules)
     material += sources.name(m.file) + "\n" + sources.text(m.file) + "\n";
+  // The simulator runtime the build links: a rebuilt NDL invalidates the cache.
+  for (const std::string& f : codegen::runtimeFiles()) {
+    std::error_code ec;
+    auto stamp = fs::last_write_time(f, ec).time_since_epoch().count();
+    material += fmt::format("{} {} {}\n", f, ec ? 0 : fs::file_size(f, ec), stamp);
+  }
   return fmt::format("{:016x}", codegen::contentHash(material));
 }
 

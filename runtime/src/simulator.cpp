@@ -182,6 +182,11 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
       }
       break;
     }
+    if ((c & 0xfff) == 0 && options.stop && *options.stop) {
+      out.status = RunStatus::kInterrupted;
+      out.status_message = fmt::format("interrupted at clock {}; the results cover the run so far", c);
+      break;
+    }
     if (show_progress && (c & 0xfff) == 0) {
       const auto now = std::chrono::steady_clock::now();
       if (now - wall_start > std::chrono::seconds(2) &&
@@ -286,6 +291,8 @@ std::string_view runStatusName(RunStatus status) {
       return "time_limit";
     case RunStatus::kInjectionQueueFull:
       return "injection_queue_full";
+    case RunStatus::kInterrupted:
+      return "interrupted";
   }
   return "?";
 }

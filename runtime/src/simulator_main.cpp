@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cctype>
+#include <csignal>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -18,6 +19,56 @@
 
 namespace ndl::rt {
 namespace {
+
+volatile int g_interrupted = 0;
+void onInterrupt(int) { g_interrupted = 1; }
+
+// Parameters that change the network, its routers or the compiled routing:
+// only a rebuild can change them.
+bool isStructural(std::string_view name) {
+  static const char* kNames[] = {"Topology", "RoutingAlgorithm", "NetworkChannelWidth",
+                                 "NetworkPacketSize", "NetworkDataSize", "NetworkFrequency",
+                                 "RouterFrequency"};
+  for (const char* n : kNames)
+    if (name == n) return true;
+  return false;
+}
+
+// The --help footer: what --set accepts, with the built-in values.
+std::string overridableList(const SimParams& p) {
+  const double hz = p.network_frequency_hz;
+  std::string s = "Parameters for --set Param=Value (current values):\n";
+  auto row = [&](std::string_view name, const std::string& value) {
+    s += fmt::format("  {:<26} {}\n", name, value);
+  };
+  row("Seed", fmt::format("{}", p.seed));
+  row("MessageCreationRate", fmt::format("{}%", p.creation_rate * 100));
+  row("MessageCreationInterval",
+      p.creation_interval_clocks > 0 ? fmt::format("{}clock", p.creation_interval_clocks) : "-");
+  row("MessageCreationMax", fmt::format("{}", p.creation_max));
+  row("MessageLength", fmt::format("{}bit to {}bit", p.message_min_bits, p.message_max_bits));
+  row("MessageMaxCount", fmt::format("{}", p.injection_queue_capacity));
+  row("TrafficPattern", std::string(patternName(p.pattern)));
+  row("FlowControlMethod", std::string(flowControlName(p.flow_control)));
+  row("VirtualChannels", fmt::format("{}", p.virtual_channels));
+  row("InjectionVirtualChannels", fmt::format("{}", p.injection_virtual_channels));
+  row("NodeBufferSize", fmt::format("{}flit", p.buffer_flits));
+  row("NodeHardwareDelay", fmt::format("{}clock", p.router_delay_clocks));
+  row("LinkDelay", fmt::format("{}clock", p.link_delay_clocks));
+  row("CreditDelay", fmt::format("{}clock", p.credit_delay_clocks));
+  row("DeadlockHandling", std::string(deadlockName(p.deadlock)));
+  row("DeadlockTimeout", fmt::format("{}clock", p.deadlock_timeout_clocks));
+  row("WarmupMessages", fmt::format("{}", p.warmup_messages));
+  row("MeasuredMessages", fmt::format("{}", p.measured_messages));
+  row("SimulationTime", fmt::format("{}clock", p.time_limit_clocks));
+  row("SimulationInterval", fmt::format("{}clock", p.sampling_interval_clocks));
+  row("DataOutputFile", p.data_output_file.empty() ? "-" : p.data_output_file);
+  row("ScreenOutputFile", p.screen_output_file.empty() ? "-" : p.screen_output_file);
+  s += fmt::format("Times take clocks or s/ms/us/ns (network clock {} Hz). Topology, routing, "
+                   "channel width, packet sizes and clocks need a rebuild.\n",
+                   hz);
+  return s;
+}
 
 struct Quantity {
   double value = 0;
@@ -204,14 +255,19 @@ bool applySetting(SimParams& p, std::string_view name, std::string_view value, s
     p.data_output_file = std::string(value);
   } else if (name == "ScreenOutputFile") {
     p.screen_output_file = std::string(value);
+  } else if (isStructural(name)) {
+    return fail(fmt::format("{} shapes the simulator itself; rebuild it with the new value "
+                            "(ndlc build, or ndlc sweep to vary it)",
+                            name));
   } else {
-    return fail("not a parameter the simulator can change (see docs/runtime.md)");
+    return fail("not a parameter of NDL simulators (see --help)");
   }
   return true;
 }
 
 int simulatorMain(int argc, char** argv, const NetworkDesc& desc, SimParams params) {
   CLI::App app{"NDL network simulator"};
+  app.footer(overridableList(params));
   std::string json_path;
   std::vector<std::string> settings;
   bool quiet = false;
@@ -253,7 +309,12 @@ int simulatorMain(int argc, char** argv, const NetworkDesc& desc, SimParams para
     Simulator sim(desc, params);
     RunOptions options;
     options.progress = !quiet;
+    // Ctrl-C ends the run at the next check; what was measured is written.
+    g_interrupted = 0;
+    std::signal(SIGINT, onInterrupt);
+    options.stop = &g_interrupted;
     results = sim.run(options);
+    std::signal(SIGINT, SIG_DFL);
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;

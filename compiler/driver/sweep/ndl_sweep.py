@@ -434,7 +434,7 @@ class Sweep:
     def __init__(self, ndlc, out, jobs=None, seed=None, stdlib=None, timeout=None,
                  keep_json=True, quiet=False, stream=sys.stderr):
         self.ndlc = ndlc
-        self.out = Path(out)
+        self.out = Path(out).resolve()
         self.jobs = max(1, jobs or os.cpu_count() or 1)
         self.seed = seed
         self.stdlib = stdlib
@@ -693,6 +693,7 @@ class Sweep:
                 if k not in seen:
                     seen.add(k)
                     metric_cols.append(k)
+        metric_cols.sort(key=column_rank)
         with open(path, "w", newline="", encoding="utf-8") as f:
             w = csv.writer(f)
             w.writerow(head + metric_cols)
@@ -703,6 +704,22 @@ class Sweep:
                         p.error.split("\n")[0], f"{p.seconds:.3f}"]
                 row += [csv_value(p.flat.get(k, "")) for k in metric_cols]
                 w.writerow(row)
+
+
+# Column order of the CSV: the headline metrics first, then the rest in the
+# JSON's order, the per-distance and per-pair tables last.
+FIRST_COLUMNS = ["latency_ns.network", "latency_ns.message", "throughput", "messages",
+                 "packets", "hops", "collisions", "cycles", "simulated_time_ns",
+                 "latency_cycles", "latency_ns.packet", "steady_state", "topology"]
+
+
+def column_rank(col):
+    for i, prefix in enumerate(FIRST_COLUMNS):
+        if col == prefix or col.startswith(prefix + "."):
+            return (i, 0)
+    if col.startswith(("by_distance.", "pairs.")):
+        return (len(FIRST_COLUMNS) + 1, 0)
+    return (len(FIRST_COLUMNS), 0)
 
 
 def is_set_param(name, value):
@@ -748,7 +765,8 @@ def gp_string(s):
 
 
 def plot(rows, x_param, metric, out_base, title, line_keys, x_values=None,
-         log_x=None, log_y=None, y_label=None, x_label=None, size=(1000, 640)):
+         log_x=None, log_y=None, y_label=None, x_label=None, size=(1000, 640),
+         y_range=None, label_of=None):
     """Plots `metric` against `x_param` for `rows` (dicts: name -> value
     text, plus '_metric'), one line per distinct tuple of `line_keys`.
     Writes out_base.png, out_base.svg and out_base.gp/.dat. Returns the list
@@ -768,8 +786,9 @@ def plot(rows, x_param, metric, out_base, title, line_keys, x_values=None,
         raise RuntimeError("no point has a value of " + metric)
     ys = [y for pts in lines.values() for _, y, _ in pts]
     if log_y is None:
-        pos = [y for y in ys if y > 0]
-        log_y = len(pos) == len(ys) and max(pos) > 10 * min(pos)
+        lo_hi = [y for y in (y_range or ys) if y is not None] + ys
+        pos = [y for y in lo_hi if y > 0]
+        log_y = len(pos) == len(lo_hi) and max(pos) > 10 * min(pos)
     if log_x is None:
         log_x = (not categorical and min(numeric) > 0 and max(numeric) > 10 * min(numeric))
     dat = out_base.with_suffix(".dat")
@@ -787,7 +806,7 @@ def plot(rows, x_param, metric, out_base, title, line_keys, x_values=None,
         f"set ylabel {gp_string(yl)}",
         "set grid xtics ytics mxtics mytics lc rgb '#dddddd'",
         "set key outside right top box opaque" if len(lines) > 6 else
-        "set key top left box opaque",
+        "set key top right box opaque",
         "set datafile separator '\\t'",
         "set pointsize 1.2",
     ]
@@ -796,6 +815,8 @@ def plot(rows, x_param, metric, out_base, title, line_keys, x_values=None,
     if log_y:
         cmds.append("set logscale y")
         cmds.append("set format y '%g'")
+    if y_range:
+        cmds.append(f"set yrange [{y_range[0]!r}:{y_range[1]!r}]")
     if categorical:
         cmds.append(f"set xrange [-0.5:{len(xs_text) - 0.5}]")
         cmds.append("set xtics (" + ", ".join(
@@ -811,7 +832,7 @@ def plot(rows, x_param, metric, out_base, title, line_keys, x_values=None,
         cmds.append(f"set xrange [{lo - pad!r}:{hi + pad!r}]")
     parts = []
     for i, key in enumerate(lines):
-        label = describe_key(line_keys, key) or yl
+        label = (label_of(key) if label_of else describe_key(line_keys, key)) or yl
         parts.append(f"{gp_string(str(dat))} index {i} using 1:2 with linespoints "
                      f"lw 2 pt {(i % 13) + 1} title {gp_string(label)}")
     plot_cmd = "plot " + ", \\\n     ".join(parts)

@@ -20,6 +20,7 @@ enum class RunStatus : uint8_t {
   kDeadlock,            // no flit moved for the detection window with flits in the network
   kTimeLimit,           // the time limit came before the measured messages / the drain
   kInjectionQueueFull,  // creations were refused because an injection queue was full
+  kInterrupted,         // stopped by RunOptions::stop (SIGINT in generated simulators)
 };
 std::string_view runStatusName(RunStatus status);
 

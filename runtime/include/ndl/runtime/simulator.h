@@ -19,6 +19,9 @@ struct RunOptions {
   // Visit active routers in the reverse order. Results must not change: the cycle is
   // two-phase. For tests of exactly that.
   bool reverse_router_order = false;
+  // Polled every 4096 clocks; when it becomes non-zero the run stops and
+  // reports what it measured (the simulators point it at their SIGINT flag).
+  const volatile int* stop = nullptr;
 };
 
 class Simulator {
