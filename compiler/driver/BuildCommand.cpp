@@ -129,4 +129,18 @@ int runRun(const BuildOptions& o, const std::vector<std::string>& simArgs) {
   return kExitInputError;
 }
 
+int runSweep(const std::vector<std::string>& args) {
+  std::error_code ec;
+  std::string self = fs::canonical("/proc/self/exe", ec).string();
+  std::string script = NDL_SWEEP_SCRIPT;
+  std::vector<std::string> all = {"python3", script, "--ndlc", self};
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : all) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  ::execvp("python3", argv.data());
+  std::cerr << fmt::format("ndlc sweep: cannot start python3: {}\n", std::strerror(errno));
+  return kExitUsage;
+}
+
 }  // namespace ndl::driver

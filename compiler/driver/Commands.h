@@ -51,4 +51,7 @@ int runBuild(const BuildOptions& options);
 int runEmitLLVM(const BuildOptions& options);
 int runRun(const BuildOptions& options, const std::vector<std::string>& simArgs);
 
+// Replaces ndlc with the sweep engine (python3 ndl_sweep.py --ndlc SELF ARGS).
+int runSweep(const std::vector<std::string>& args);
+
 }  // namespace ndl::driver

@@ -72,6 +72,13 @@ int run(int argc, char** argv) {
   emitCmd->add_flag("--no-opt", build.noOpt, "the module as generated, before optimization");
   emitCmd->add_flag("--module-only", build.moduleOnly, "without the simulator core");
 
+  // ndlc sweep: the sweep engine is compiler/driver/sweep/ndl_sweep.py; every
+  // argument after `sweep` goes to it unchanged.
+  CLI::App* sweepCmd = app.add_subcommand(
+      "sweep", "run a program over parameter values in parallel; writes a CSV and a plot");
+  sweepCmd->prefix_command();
+  sweepCmd->set_help_flag();
+
   app.add_subcommand("version", "print the version and the LLVM target");
 
   try {
@@ -88,6 +95,7 @@ int run(int argc, char** argv) {
   }
 
   if (app.got_subcommand("version")) return runVersion();
+  if (app.got_subcommand("sweep")) return runSweep(sweepCmd->remaining());
 
   for (const char* name : {"build", "run", "emit-llvm"}) {
     if (!app.got_subcommand(name)) continue;

@@ -814,7 +814,12 @@ def plot(rows, x_param, metric, out_base, title, line_keys, x_values=None,
         cmds.append("set logscale x")
     if log_y:
         cmds.append("set logscale y")
-        cmds.append("set format y '%g'")
+        lo, hi = (y_range if y_range else (min(ys), max(ys)))
+        ticks = [m * 10 ** e for e in range(int(math.floor(math.log10(lo))),
+                                            int(math.ceil(math.log10(hi))) + 1)
+                 for m in (1, 2, 5) if lo / 1.5 <= m * 10 ** e <= hi * 1.5]
+        cmds.append("set ytics (" + ", ".join(f"{gp_string(f'{t:g}')} {t!r}"
+                                              for t in ticks) + ")")
     if y_range:
         cmds.append(f"set yrange [{y_range[0]!r}:{y_range[1]!r}]")
     if categorical:
