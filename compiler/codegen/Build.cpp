@@ -1,6 +1,7 @@
 // The build of a simulator: generated module + simulator core bitcode ->
 // one optimized module -> host object -> executable (system linker).
 #include <fmt/format.h>
+#include <llvm/ADT/StringMap.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
@@ -54,8 +55,14 @@ std::unique_ptr<llvm::TargetMachine> hostMachine(int optLevel, DiagnosticEngine&
                : optLevel == 1 ? llvm::CodeGenOpt::Less
                : optLevel == 3 ? llvm::CodeGenOpt::Aggressive
                                : llvm::CodeGenOpt::Default;
+  // The simulator runs where it is built: use every feature of this CPU.
+  llvm::StringMap<bool> hostFeatures;
+  std::string features;
+  if (llvm::sys::getHostCPUFeatures(hostFeatures))
+    for (const auto& f : hostFeatures) features += (f.second ? "+" : "-") + f.first().str() + ",";
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
-      triple, llvm::sys::getHostCPUName(), "", options, llvm::Reloc::PIC_, std::nullopt, level));
+      triple, llvm::sys::getHostCPUName(), features, options, llvm::Reloc::PIC_, std::nullopt,
+      level));
 }
 
 // Links the simulator core (bitcode built with ndlc) into the module so
@@ -110,7 +117,17 @@ std::unique_ptr<llvm::Module> prepare(llvm::LLVMContext& context,
   std::unique_ptr<llvm::Module> m = buildSimulatorModule(context, program, network, options, diags);
   if (!m) return nullptr;
   if (tm) m->setDataLayout(tm->createDataLayout());
-  if (options.linkRuntime && !options.unspecialized && !linkCore(*m, diags)) return nullptr;
+  if (options.linkRuntime && !options.unspecialized) {
+    if (!linkCore(*m, diags)) return nullptr;
+    // Nothing outside the module calls the routing glue: internal, it
+    // inlines into the router step (external, the inliner keeps a copy and
+    // weighs it as shared).
+    for (const char* name : {"ndl_generated_route", "ndl_user_route", "ndl_has_port"})
+      if (llvm::Function* f = m->getFunction(name); f && !f->isDeclaration()) {
+        f->setLinkage(llvm::GlobalValue::InternalLinkage);
+        f->addFnAttr(llvm::Attribute::AlwaysInline);
+      }
+  }
   if (options.optimize) optimize(*m, tm, options.optLevel);
   return m;
 }

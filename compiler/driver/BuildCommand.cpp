@@ -21,7 +21,11 @@ namespace fs = std::filesystem;
 // Runs the passes and reports; nullopt-like result when input is wrong.
 bool frontEnd(const BuildOptions& o, SourceManager& sources, DiagnosticEngine& diags,
               FrontEndResult& r) {
-  r = runFrontEnd(o.file, o.pipeline, sources, diags);
+  // The deadlock analysis is a diagnostic of `ndlc check` and `ndlc info`;
+  // building does not repeat it.
+  PipelineOptions pipeline = o.pipeline;
+  pipeline.deadlockCheck = false;
+  r = runFrontEnd(o.file, pipeline, sources, diags);
   return r.network && !diags.hasErrors();
 }
 
