@@ -100,23 +100,40 @@ int runRun(const BuildOptions& o, const std::vector<std::string>& simArgs) {
   fs::path sim = dir / "simulator";
   fs::path done = dir / "complete";  // written last: an entry without it is rebuilt
   std::error_code ec;
-  bool cached = fs::exists(done, ec) && fs::is_regular_file(sim, ec) &&
-                ::access(sim.c_str(), X_OK) == 0;
+  auto usable = [&] {
+    return fs::exists(done, ec) && fs::is_regular_file(sim, ec) && ::access(sim.c_str(), X_OK) == 0;
+  };
+  bool cached = usable();
   if (!cached) {
-    fs::remove_all(dir, ec);
-    fs::create_directories(dir, ec);
+    // Build in a private directory and rename it into place, so that runs
+    // started together never see (or execute) a half-written simulator.
+    fs::path tmp = dir;
+    tmp += fmt::format(".build-{}", ::getpid());
+    fs::remove_all(tmp, ec);
+    fs::create_directories(tmp, ec);
     if (ec) {
-      diags.reportFile(DiagKind::BuildFailed, dir.string(),
+      diags.reportFile(DiagKind::BuildFailed, tmp.string(),
                        fmt::format("cannot create the build cache: {}", ec.message()))
           .withHint("set NDL_CACHE_DIR to a writable directory");
       diags.printText(std::cerr);
       return kExitInputError;
     }
-    if (!codegen::buildSimulator(*r.checked, *r.network, codegenOptions(o), sim.string(), diags)) {
+    if (!codegen::buildSimulator(*r.checked, *r.network, codegenOptions(o),
+                                 (tmp / "simulator").string(), diags)) {
+      fs::remove_all(tmp, ec);
       diags.printText(std::cerr);
       return kExitInputError;
     }
-    std::ofstream(done) << "ok\n";
+    std::ofstream(tmp / "complete") << "ok\n";
+    if (!usable()) fs::remove_all(dir, ec);  // a broken entry
+    fs::rename(tmp, dir, ec);
+    if (ec) fs::remove_all(tmp, ec);  // another run finished first: use its entry
+    if (!usable()) {
+      diags.reportFile(DiagKind::BuildFailed, dir.string(), "cannot install the simulator in the build cache")
+          .withHint("set NDL_CACHE_DIR to a writable directory");
+      diags.printText(std::cerr);
+      return kExitInputError;
+    }
   }
   if (o.verbose)
     std::cerr << fmt::format("ndlc run: {} simulator {}\n", cached ? "cached" : "built", sim.string());

@@ -99,12 +99,17 @@ int runInfo(const InfoOptions& options) {
   elab::DegreeStats degree = elab::degreeStats(g);
   elab::DistanceStats dist = elab::graphDistances(g);
 
+  // A routing with a hop formula (Hops ...) reports it as its own figure
+  // (RDT's vector-routing diameter); when it also chooses ports, the traced
+  // routes are reported beside it: they count every hop taken.
   RoutingSummary routing;
+  std::optional<RoutingSummary> routes;
   if (r.network->routingDef) {
     uint32_t def = *r.network->routingDef;
     const sema::Definition& rd = r.checked->defs.defs[def];
     routing = rd.hops ? hopsOnly(r, rd, def, diags) : traced(r, rd);
     routing.name = rd.name;
+    if (rd.hops && rd.hasRoute) routes = traced(r, rd);
   }
   if (diags.hasErrors()) {
     diags.printText(std::cerr);
@@ -149,6 +154,11 @@ int runInfo(const InfoOptions& options) {
     j["routing_avg_hops"] = routing.known ? json(routing.avgHops) : json(nullptr);
     j["routing_minimal"] = routing.minimal ? json(*routing.minimal) : json(nullptr);
     j["routing_method"] = routing.method;
+    if (routes && routes->known) {
+      j["routing_traced_max_hops"] = routes->maxHops;
+      j["routing_traced_avg_hops"] = routes->avgHops;
+      j["routing_traced_minimal"] = routes->minimal ? json(*routes->minimal) : json(nullptr);
+    }
     j["virtual_channels"] = p.virtualChannels;
     j["deadlock_free"] = deadlockFree ? json(*deadlockFree) : json(nullptr);
     if (r.deadlock && !r.deadlock->deadlockFree) j["deadlock_cycle"] = r.deadlock->cycleText;
@@ -179,6 +189,11 @@ int runInfo(const InfoOptions& options) {
       else
         std::cout << fmt::format("routing           {}: not traced: {}\n", routing.name,
                                  routing.note);
+      if (routes && routes->known)
+        std::cout << fmt::format("routes            max {} hops, mean {:.6g}, {} ({})\n",
+                                 routes->maxHops, routes->avgHops,
+                                 routes->minimal.value_or(false) ? "minimal" : "not minimal",
+                                 routes->method);
     }
     std::cout << fmt::format("deadlock          {} ({} virtual channel{})\n", deadlockText,
                              p.virtualChannels, p.virtualChannels == 1 ? "" : "s");
