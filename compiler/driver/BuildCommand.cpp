@@ -18,16 +18,26 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Runs the passes and reports; nullopt-like result when input is wrong.
-bool frontEnd(const BuildOptions& o, SourceManager& sources, DiagnosticEngine& diags,
-              FrontEndResult& r) {
-  // The deadlock analysis is a diagnostic of `ndlc check` and `ndlc info`;
-  // building does not repeat it.
-  PipelineOptions pipeline = o.pipeline;
-  pipeline.deadlockCheck = false;
-  r = runFrontEnd(o.file, pipeline, sources, diags);
-  return r.network && !diags.hasErrors();
-}
+// One invocation: the sources, the diagnostics and the passes' results.
+struct Session {
+  explicit Session(const BuildOptions& o) : diags(sources, o.diag) {}
+  SourceManager sources;
+  DiagnosticEngine diags;
+  FrontEndResult result;
+
+  // Runs the passes; false (with the diagnostics printed) when the input
+  // is wrong.
+  bool frontEnd(const BuildOptions& o) {
+    // The deadlock analysis is a diagnostic of `ndlc check` and `ndlc info`;
+    // building does not repeat it.
+    PipelineOptions pipeline = o.pipeline;
+    pipeline.deadlockCheck = false;
+    result = runFrontEnd(o.file, pipeline, sources, diags);
+    if (result.network && !diags.hasErrors()) return true;
+    diags.printText(std::cerr);
+    return false;
+  }
+};
 
 codegen::CodegenOptions codegenOptions(const BuildOptions& o) {
   codegen::CodegenOptions c;
@@ -63,40 +73,31 @@ std::string cacheKey(const BuildOptions& o, const SourceManager& sources, const 
 }  // namespace
 
 int runBuild(const BuildOptions& o) {
-  SourceManager sources;
-  DiagnosticEngine diags(sources, o.diag);
-  FrontEndResult r;
-  if (!frontEnd(o, sources, diags, r)) {
-    diags.printText(std::cerr);
-    return kExitInputError;
-  }
+  Session session(o);
+  if (!session.frontEnd(o)) return kExitInputError;
+  FrontEndResult& r = session.result;
+  DiagnosticEngine& diags = session.diags;
   bool ok = codegen::buildSimulator(*r.checked, *r.network, codegenOptions(o), o.output, diags);
   if (diags.errorCount() || diags.warningCount()) diags.printText(std::cerr);
   return ok ? kExitOk : kExitInputError;
 }
 
 int runEmitLLVM(const BuildOptions& o) {
-  SourceManager sources;
-  DiagnosticEngine diags(sources, o.diag);
-  FrontEndResult r;
-  if (!frontEnd(o, sources, diags, r)) {
-    diags.printText(std::cerr);
-    return kExitInputError;
-  }
+  Session session(o);
+  if (!session.frontEnd(o)) return kExitInputError;
+  FrontEndResult& r = session.result;
+  DiagnosticEngine& diags = session.diags;
   bool ok = codegen::emitLLVM(*r.checked, *r.network, codegenOptions(o), std::cout, diags);
   if (diags.errorCount()) diags.printText(std::cerr);
   return ok ? kExitOk : kExitInputError;
 }
 
 int runRun(const BuildOptions& o, const std::vector<std::string>& simArgs) {
-  SourceManager sources;
-  DiagnosticEngine diags(sources, o.diag);
-  FrontEndResult r;
-  if (!frontEnd(o, sources, diags, r)) {
-    diags.printText(std::cerr);
-    return kExitInputError;
-  }
-  fs::path dir = cacheRoot() / cacheKey(o, sources, *r.program);
+  Session session(o);
+  if (!session.frontEnd(o)) return kExitInputError;
+  FrontEndResult& r = session.result;
+  DiagnosticEngine& diags = session.diags;
+  fs::path dir = cacheRoot() / cacheKey(o, session.sources, *r.program);
   fs::path sim = dir / "simulator";
   fs::path done = dir / "complete";  // written last: an entry without it is rebuilt
   std::error_code ec;
