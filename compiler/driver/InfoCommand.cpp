@@ -109,7 +109,7 @@ int runInfo(const InfoOptions& options) {
     const sema::Definition& rd = r.checked->defs.defs[def];
     routing = rd.hops ? hopsOnly(r, rd, def, diags) : traced(r, rd);
     routing.name = rd.name;
-    if (rd.hops && rd.hasRoute) routes = traced(r, rd);
+    if (rd.hops && rd.hasRoute && options.pipeline.deadlockCheck) routes = traced(r, rd);
   }
   if (diags.hasErrors()) {
     diags.printText(std::cerr);

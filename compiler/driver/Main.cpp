@@ -47,7 +47,9 @@ int run(int argc, char** argv) {
   infoCmd->add_flag("--json", info.json, "print the figures as JSON");
   infoCmd->add_option("--stdlib", stdlibDir, "directory of the stdlib modules");
   bool noDeadlock = false;
-  infoCmd->add_flag("--no-deadlock-check", noDeadlock, "skip the channel-dependency analysis");
+  infoCmd->add_flag("--no-route-trace", noDeadlock,
+                    "skip tracing every route (the deadlock analysis and traced hop counts of a "
+                    "routing that gives a hop formula)");
 
   // build, run, emit-llvm share their options.
   BuildOptions build;
