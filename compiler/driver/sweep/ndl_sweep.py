@@ -1041,6 +1041,8 @@ def main(argv=None):
         for f in args.files:
             if not Path(f).is_file():
                 raise InputError(f"{f}: no such file")
+        # Builds and runs happen in other directories: name files absolutely.
+        args.files = [str(Path(f).resolve()) for f in args.files]
         plan = build_grid(args, forms_known)
         sweep = Sweep(args.ndlc, out, jobs=args.jobs, seed=args.seed, stdlib=args.stdlib,
                       timeout=args.timeout, keep_json=not args.no_keep_json,
