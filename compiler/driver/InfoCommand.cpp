@@ -30,8 +30,7 @@ struct RoutingSummary {
 
 // Hop counts of a routing that states them per pair, (Hops e): the pairs
 // from the representatives (or from every node) to every other node.
-RoutingSummary hopsOnly(const FrontEndResult& r, const sema::Definition& routing, uint32_t def,
-                        DiagnosticEngine& diags) {
+RoutingSummary hopsOnly(const FrontEndResult& r, uint32_t def) {
   RoutingSummary s;
   const elab::Graph& g = r.network->graph;
   std::vector<elab::NodeId> sources = g.representatives;
@@ -41,7 +40,6 @@ RoutingSummary hopsOnly(const FrontEndResult& r, const sema::Definition& routing
     s.note = "too many pairs to evaluate";
     return s;
   }
-  (void)routing;
   uint64_t sum = 0;
   for (elab::NodeId src : sources) {
     for (elab::NodeId dst = 0; dst < g.nodeCount; ++dst) {
@@ -55,7 +53,6 @@ RoutingSummary hopsOnly(const FrontEndResult& r, const sema::Definition& routing
       sum += static_cast<uint64_t>(h->a);
     }
   }
-  (void)diags;
   s.known = true;
   s.avgHops = static_cast<double>(sum) / (static_cast<double>(sources.size()) * (g.nodeCount - 1));
   // A hop formula (RDT's sum of per-rank hops, spec 3.1) need not count a
@@ -66,7 +63,7 @@ RoutingSummary hopsOnly(const FrontEndResult& r, const sema::Definition& routing
   return s;
 }
 
-RoutingSummary traced(FrontEndResult& r, const sema::Definition& routing) {
+RoutingSummary traced(FrontEndResult& r) {
   RoutingSummary s;
   bool failed = false;
   elab::RouteFunctions fns =
@@ -81,7 +78,6 @@ RoutingSummary traced(FrontEndResult& r, const sema::Definition& routing) {
   s.maxHops = st.maxHops;
   s.avgHops = toDouble(st.avgHops);
   s.minimal = st.minimal;
-  (void)routing;
   return s;
 }
 
@@ -107,9 +103,9 @@ int runInfo(const InfoOptions& options) {
   if (r.network->routingDef) {
     uint32_t def = *r.network->routingDef;
     const sema::Definition& rd = r.checked->defs.defs[def];
-    routing = rd.hops ? hopsOnly(r, rd, def, diags) : traced(r, rd);
+    routing = rd.hops ? hopsOnly(r, def) : traced(r);
     routing.name = rd.name;
-    if (rd.hops && rd.hasRoute && options.pipeline.deadlockCheck) routes = traced(r, rd);
+    if (rd.hops && rd.hasRoute && options.pipeline.deadlockCheck) routes = traced(r);
   }
   if (diags.hasErrors()) {
     diags.printText(std::cerr);

@@ -141,7 +141,6 @@ Value Evaluator::evalCall(const Expr& e, Value* frame) {
 }
 
 Value Evaluator::eval(const Expr& e, Value* frame) {
-  ++steps_;
   auto num = [&](size_t k) { return eval(e.kids[k], frame).a; };
   auto rat = [&](size_t k) { return eval(e.kids[k], frame).rational(); };
   auto checked = [&](bool overflow, int64_t v) {

@@ -57,9 +57,6 @@ class Evaluator {
   Value makeList(std::vector<int64_t> items);
   const std::vector<int64_t>& list(Value v) const { return lists_[v.a]; }
 
-  // Calls made so far; used by benchmarks and to bound runaway programs.
-  uint64_t steps() const { return steps_; }
-
  private:
   friend class EvalFrame;
   Value eval(const sema::Expr& e, Value* frame);
@@ -75,7 +72,6 @@ class Evaluator {
   std::vector<Value> stack_;  // frames of active calls
   size_t stackTop_ = 0;
   uint32_t depth_ = 0;
-  uint64_t steps_ = 0;
 };
 
 }  // namespace ndl::elab

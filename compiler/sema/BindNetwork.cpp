@@ -58,9 +58,7 @@ bool bindRouting(Parameters& p, DefinitionTable& defs, DiagnosticEngine& diags) 
   std::vector<std::string_view> names = defs.namesOf(DefKind::Routing);
   names.push_back("XFirstYNext");
   std::string best = closestMatch(p.routingName, names);
-  const ast::Node* form = nullptr;
   SourceRange at = p.where[static_cast<size_t>(FormId::RoutingAlgorithm)];
-  (void)form;
   diags.report(DiagKind::UnknownEnum, at, fmt::format("unknown routing '{}'", p.routingName))
       .withHint(best.empty() ? fmt::format("the routings are {}, or one defined with "
                                            "(define-routing (Name) ...)",
