@@ -65,18 +65,23 @@ std::unique_ptr<llvm::TargetMachine> hostMachine(int optLevel, DiagnosticEngine&
       level));
 }
 
-// Links the simulator core (bitcode built with ndlc) into the module so
-// that one optimization sees the cycle loop and the routing function.
-bool linkCore(llvm::Module& module, DiagnosticEngine& diags) {
+std::unique_ptr<llvm::Module> readCore(llvm::LLVMContext& context, DiagnosticEngine& diags) {
   std::string path = std::string(NDL_SIM_DIR) + "/simcore.bc";
   llvm::SMDiagnostic err;
-  std::unique_ptr<llvm::Module> core = llvm::parseIRFile(path, err, module.getContext());
+  std::unique_ptr<llvm::Module> core = llvm::parseIRFile(path, err, context);
   if (!core) {
     buildError(diags, path, fmt::format("cannot read the simulator core bitcode: {}",
                                         err.getMessage().str()))
         .withHint("rebuild NDL (cmake --build build) to produce it");
-    return false;
   }
+  return core;
+}
+
+// Links the simulator core (bitcode built with ndlc) into the module so
+// that one optimization sees the cycle loop and the routing function.
+bool linkCore(llvm::Module& module, DiagnosticEngine& diags) {
+  std::unique_ptr<llvm::Module> core = readCore(module.getContext(), diags);
+  if (!core) return false;
   core->setTargetTriple(module.getTargetTriple());
   if (llvm::Linker::linkModules(module, std::move(core))) {
     internalError("linking the simulator core bitcode with the generated module failed");
@@ -132,11 +137,26 @@ std::unique_ptr<llvm::Module> prepare(llvm::LLVMContext& context,
   return m;
 }
 
+bool emitObject(llvm::Module& m, llvm::TargetMachine& tm, const std::string& path,
+                DiagnosticEngine& diags) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  if (ec) {
+    buildError(diags, path, fmt::format("cannot write '{}': {}", path, ec.message()));
+    return false;
+  }
+  llvm::legacy::PassManager pm;
+  if (tm.addPassesToEmitFile(pm, os, nullptr, llvm::CGFT_ObjectFile))
+    internalError("the host target cannot emit object files");
+  pm.run(m);
+  return true;
+}
+
 }  // namespace
 
 std::vector<std::string> runtimeFiles() {
   std::string dir = NDL_SIM_DIR;
-  return {dir + "/simcore.bc", dir + "/libndl_simrt.a", dir + "/libndl_simcore_native.a"};
+  return {dir + "/simcore.bc", dir + "/libndl_simrt.a"};
 }
 
 uint64_t contentHash(std::string_view data, uint64_t seed) {
@@ -202,26 +222,33 @@ bool buildSimulator(const sema::CheckedProgram& program, const elab::Network& ne
   std::unique_ptr<llvm::Module> m = prepare(context, program, network, options, tm.get(), diags);
   if (!m) return false;
 
-  std::string object = outPath + ".o";
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(object, ec, llvm::sys::fs::OF_None);
-    if (ec) {
-      buildError(diags, object, fmt::format("cannot write '{}': {}", object, ec.message()));
-      return false;
+  std::vector<std::string> objects = {outPath + ".o"};
+  bool emitted = emitObject(*m, *tm, objects[0], diags);
+  if (emitted && options.unspecialized) {
+    // The same core, optimized by the same passes, but alone.
+    std::unique_ptr<llvm::Module> core = readCore(context, diags);
+    emitted = core != nullptr;
+    if (emitted) {
+      core->setTargetTriple(m->getTargetTriple());
+      core->setDataLayout(tm->createDataLayout());
+      if (options.optimize) optimize(*core, tm.get(), options.optLevel);
+      objects.push_back(outPath + ".core.o");
+      emitted = emitObject(*core, *tm, objects[1], diags);
     }
-    llvm::legacy::PassManager pm;
-    if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CGFT_ObjectFile))
-      internalError("the host target cannot emit object files");
-    pm.run(*m);
+  }
+  auto removeObjects = [&] {
+    std::error_code ec;
+    for (const std::string& o : objects) fs::remove(o, ec);
+  };
+  if (!emitted) {
+    removeObjects();
+    return false;
   }
 
   std::string dir = NDL_SIM_DIR;
-  // The two archives refer to each other: one group.
-  std::vector<std::string> args = {*linker, object, "-Wl,--start-group"};
-  if (options.unspecialized) args.push_back(dir + "/libndl_simcore_native.a");
+  std::vector<std::string> args = {*linker};
+  args.insert(args.end(), objects.begin(), objects.end());
   args.push_back(dir + "/libndl_simrt.a");
-  args.push_back("-Wl,--end-group");
   for (const auto& lib : {"-lspdlog", "-lfmt", "-lpthread"}) args.push_back(lib);
   args.push_back("-o");
   args.push_back(outPath);
@@ -231,8 +258,8 @@ bool buildSimulator(const sema::CheckedProgram& program, const elab::Network& ne
                                                 llvm::StringRef(log)};
   std::string message;
   int rc = llvm::sys::ExecuteAndWait(*linker, refs, std::nullopt, redirects, 0, 0, &message);
+  removeObjects();
   std::error_code ec;
-  fs::remove(object, ec);
   if (rc != 0) {
     std::ifstream in(log);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -20,9 +20,11 @@ struct CodegenOptions {
   int optLevel = 2;          // 0, 1, 2 or 3
   bool optimize = true;      // emit-llvm --no-opt: the module as generated
   bool linkRuntime = true;   // link the simulator core bitcode (off for emit-llvm --module-only)
-  // Use the runtime's own C++ routing (DimensionOrder, Ecube) instead of the
-  // generated function, and do not link the core as bitcode: the
-  // unspecialized path that tests compare the generated simulator with.
+  // The unspecialized path that tests and benchmarks compare the generated
+  // simulator with: the runtime's own C++ routing (DimensionOrder, Ecube)
+  // where it has one; other routings compiled to read the network as data;
+  // the core compiled from the same bitcode by the same passes, but as its
+  // own object, so nothing of the network reaches it as a constant.
   bool unspecialized = false;
 };
 

@@ -18,6 +18,10 @@ namespace ndl::codegen {
 // What the network builtins (nodes, dims, radix, coord, neighbor, wraps,
 // has-dim) compile to: constants of the elaborated network.
 struct NetworkConstants {
+  // The unspecialized build: the values become variables the routing reads
+  // at run time, as routing written for any network of the kind would, so
+  // the optimizer cannot fold them.
+  bool asData = false;
   int64_t nodes = 0;
   std::vector<int64_t> radices;
   std::vector<int64_t> strides;

@@ -33,6 +33,8 @@ class Lowerer {
     strides_ = table("ndl.strides", net.strides);
     wraps_ = table("ndl.wraps", net.wraps);
     dimUsed_ = table("ndl.dim_used", net.dimUsed);
+    nodes_ = scalar("ndl.nodes", net.nodes);
+    dims_ = scalar("ndl.dims", static_cast<int64_t>(net.radices.size()));
   }
 
   llvm::Function* function(uint32_t index) {
@@ -65,8 +67,22 @@ class Lowerer {
     auto* type = llvm::ArrayType::get(i64_, values.size());
     std::vector<llvm::Constant*> items;
     for (int64_t v : values) items.push_back(llvm::ConstantInt::get(i64_, v, true));
-    return new llvm::GlobalVariable(m_, type, true, llvm::GlobalValue::InternalLinkage,
-                                    llvm::ConstantArray::get(type, items), name);
+    return global(type, llvm::ConstantArray::get(type, items), name);
+  }
+  // A network value: a constant, or (asData) a variable loaded where it is used.
+  llvm::Value* scalar(const std::string& name, int64_t value) {
+    llvm::Constant* c = llvm::ConstantInt::get(i64_, value, true);
+    return net_.asData ? static_cast<llvm::Value*>(global(i64_, c, name)) : c;
+  }
+  llvm::GlobalVariable* global(llvm::Type* type, llvm::Constant* init, const std::string& name) {
+    // External and writable, nothing tells the optimizer the values.
+    return net_.asData ? new llvm::GlobalVariable(m_, type, false, llvm::GlobalValue::ExternalLinkage,
+                                                  init, name)
+                       : new llvm::GlobalVariable(m_, type, true, llvm::GlobalValue::InternalLinkage,
+                                                  init, name);
+  }
+  llvm::Value* networkValue(llvm::Value* v) {
+    return net_.asData ? b_.CreateLoad(i64_, v) : v;
   }
 
   void body(uint32_t index) {
@@ -291,8 +307,8 @@ class Lowerer {
         b_.SetInsertPoint(done);
         return b_.CreateLoad(i64_, acc);
       }
-      case Op::NodeCount: return constant(net_.nodes);
-      case Op::DimCount: return constant(static_cast<int64_t>(net_.radices.size()));
+      case Op::NodeCount: return networkValue(nodes_);
+      case Op::DimCount: return networkValue(dims_);
       case Op::Radix: return lookup(radices_, net_.radices.size(), v(0));
       case Op::CoordOf: return coordOf(v(0), v(1));
       case Op::Neighbor: {
@@ -339,6 +355,8 @@ class Lowerer {
   llvm::GlobalVariable* strides_;
   llvm::GlobalVariable* wraps_;
   llvm::GlobalVariable* dimUsed_;
+  llvm::Value* nodes_;  // constants, or (asData) variables
+  llvm::Value* dims_;
   std::map<uint32_t, llvm::Function*> functions_;
   std::vector<uint32_t> pending_;
   std::vector<llvm::AllocaInst*> slots_;

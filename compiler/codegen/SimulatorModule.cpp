@@ -8,6 +8,7 @@
 #include <llvm/TargetParser/Host.h>
 
 #include "compiler/codegen/Lower.h"
+#include "compiler/codegen/Memoize.h"
 #include "compiler/codegen/NetworkTables.h"
 #include "compiler/support/InternalError.h"
 #include "ndl/runtime/generated_abi.h"
@@ -89,10 +90,18 @@ std::unique_ptr<llvm::Module> buildSimulatorModule(llvm::LLVMContext& context,
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", route));
   bool generated = t.i64[NDL_P_ReferenceRouting] == 0;
   if (network.routingDef && generated) {
-    llvm::Function* f = lowerDefinition(*m, program.defs, *network.routingDef,
-                                        constantsOf(network.graph), diags);
+    NetworkConstants constants = constantsOf(network.graph);
+    constants.asData = options.unspecialized;
+    llvm::Function* f =
+        lowerDefinition(*m, program.defs, *network.routingDef, constants, diags);
     if (!f) return nullptr;
     b.CreateRet(b.CreateCall(f, {route->getArg(0), route->getArg(1), route->getArg(2)}));
+    // Knowing the routing is pure NDL and the network's size, the
+    // specialized build tables its searches (after the call above: the call
+    // graph is walked from the module's entry points); the unspecialized one
+    // calls the routing as a plain function, as a runtime that did not
+    // compile it must.
+    if (!options.unspecialized) memoizeSearches(*m, *f, network.graph.nodeCount);
   } else {
     // The runtime's own routing is used; this is never called.
     b.CreateRet(llvm::ConstantInt::get(i64, -2, true));

@@ -119,7 +119,11 @@ extern "C" int64_t ndl_has_port(int64_t node, int64_t dim, int64_t dir) {
 // function picks (dim, dir); the port and the VC classes follow here.
 extern "C" ndl::rt::RouteResult ndl_generated_route(const ndl::rt::RouteContext& ctx) {
   if (ctx.node == ctx.dest) return {ndl::rt::kEject, 0, 0};
-  const int64_t code = ndl_user_route(ctx.node, ctx.dest, ctx.src);
+  // Node ids are never negative: passed as unsigned, the optimizer knows it
+  // and turns the NDL floor division and modulo of coordinates into shifts
+  // and masks (or plain unsigned arithmetic) once the routing is inlined.
+  const auto id = [](int32_t node) { return static_cast<int64_t>(static_cast<uint32_t>(node)); };
+  const int64_t code = ndl_user_route(id(ctx.node), id(ctx.dest), id(ctx.src));
   const int32_t dim = static_cast<int32_t>(code >> 1);
   const int32_t sign = (code & 1) ? 1 : -1;
   int32_t port = -1;

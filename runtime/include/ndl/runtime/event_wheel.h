@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "ndl/runtime/hot.h"
+
 namespace ndl::rt {
 
 struct FlitEvent {
@@ -35,10 +37,10 @@ class EventWheel {
     for (auto& b : flits_) b.reserve(per_bucket);
     for (auto& b : credits_) b.reserve(per_bucket);
   }
-  void sendFlit(int64_t arrival, uint32_t vc, uint32_t packet, int32_t router) {
+  NDL_HOT void sendFlit(int64_t arrival, uint32_t vc, uint32_t packet, int32_t router) {
     flits_[arrival & mask_].push_back({vc, packet, router});
   }
-  void sendCredit(int64_t arrival, uint32_t ovc, uint32_t count) {
+  NDL_HOT void sendCredit(int64_t arrival, uint32_t ovc, uint32_t count) {
     credits_[arrival & mask_].push_back({ovc, count});
   }
   std::vector<FlitEvent>& flitsAt(int64_t clock) { return flits_[clock & mask_]; }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ndl/runtime/event_wheel.h"
+#include "ndl/runtime/hot.h"
 #include "ndl/runtime/network_desc.h"
 #include "ndl/runtime/packet.h"
 #include "ndl/runtime/routing.h"
@@ -105,7 +106,7 @@ class Network {
   void stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& store, CycleLog& log);
 
   bool routerBusy(int32_t r) const { return router_[r].nonempty != 0; }
-  void activate(int32_t r) {
+  NDL_HOT void activate(int32_t r) {
     if (!is_active_[r]) {
       is_active_[r] = 1;
       active_.push_back(r);

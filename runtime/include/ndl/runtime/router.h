@@ -13,6 +13,7 @@
 
 #include "ndl/runtime/arbiter.h"
 #include "ndl/runtime/flow_control.h"
+#include "ndl/runtime/hot.h"
 #include "ndl/runtime/network.h"
 
 namespace ndl::rt {
@@ -29,7 +30,7 @@ struct DynamicRoute {
   RouteResult operator()(const RouteContext& ctx) const { return fn(ctx); }
 };
 
-inline void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame& f, int64_t c,
+NDL_HOT void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame& f, int64_t c,
                               PacketStore& store, CycleLog& log) {
   InputVc& v = ivc_[gv];
   const uint32_t packet = flits_[static_cast<size_t>(gv) * depth_ + v.head];
@@ -63,7 +64,7 @@ inline void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame& 
 }
 
 template <class Route>
-inline void Network::routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t since,
+NDL_HOT void Network::routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t since,
                                const Route& route, PacketStore& store) {
   Packet& p = store.packets[frontPacket(gv)];
   const RouteContext ctx{&topo_, r, p.src, p.dst, v.port, v.index, vcs_, deadlock_, &p.header};
