@@ -60,7 +60,7 @@ int run(int argc, char** argv) {
     cmd->add_option("-O", build.optLevel, "optimization level 0 to 3 (default -O2)")
         ->check(CLI::Range(0, 3));
     cmd->add_flag("--unspecialized", build.unspecialized,
-                  "link the runtime natively with its own routing (for comparisons)");
+                  "build without specializing: the core compiled alone, the routing reading the network as data (for comparisons)");
   };
   CLI::App* buildCmd = app.add_subcommand("build", "compile the network into a simulator");
   buildFlags(buildCmd);
