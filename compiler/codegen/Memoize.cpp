@@ -81,7 +81,7 @@ void memoize(llvm::Module& m, llvm::Function& f, uint64_t entries, int shift) {
     return b.CreateInBoundsGEP(tableType, table,
                                {b.getInt64(0), s, b.getInt64(field)});
   };
-  // Fibonacci hashing of the arguments.
+  // Multiplicative hashing of the arguments; the top bits pick the slot.
   llvm::Value* h = b.getInt64(0);
   for (llvm::Argument& a : wrapper->args())
     h = b.CreateMul(b.CreateXor(b.CreateAdd(h, b.CreateShl(h, 7)), &a),
@@ -107,8 +107,7 @@ void memoize(llvm::Module& m, llvm::Function& f, uint64_t entries, int shift) {
 
 }  // namespace
 
-std::vector<std::string> memoizeSearches(llvm::Module& m, llvm::Function& routing,
-                                         int64_t nodes) {
+void memoizeSearches(llvm::Module& m, llvm::Function& routing, int64_t nodes) {
   // Sized by the network: twice the node count (the number of distinct
   // offsets), from 1,024 to 65,536 slots.
   uint64_t entries = 1024;
@@ -123,17 +122,12 @@ std::vector<std::string> memoizeSearches(llvm::Module& m, llvm::Function& routin
     if (f.isDeclaration() || &f == &routing || !f.getName().startswith("ndl.")) continue;
     if (recursive.count(&f)) continue;
     for (llvm::Function* callee : directCallees(f))
-      if (callee != &f && recursive.count(callee) && callee->getName().startswith("ndl.")) {
+      if (recursive.count(callee) && callee->getName().startswith("ndl.")) {
         chosen.push_back(&f);
         break;
       }
   }
-  std::vector<std::string> names;
-  for (llvm::Function* f : chosen) {
-    names.push_back(f->getName().str());
-    memoize(m, *f, entries, 64 - bits);
-  }
-  return names;
+  for (llvm::Function* f : chosen) memoize(m, *f, entries, 64 - bits);
 }
 
 }  // namespace ndl::codegen

@@ -3,8 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
-#include <vector>
 
 namespace llvm {
 class Function;
@@ -14,7 +12,7 @@ class Module;
 namespace ndl::codegen {
 
 // Memoizes the helpers of `routing` in `m` that start a recursive search,
-// with tables sized for a network of `nodes` nodes. Returns their names.
-std::vector<std::string> memoizeSearches(llvm::Module& m, llvm::Function& routing, int64_t nodes);
+// with tables sized for a network of `nodes` nodes.
+void memoizeSearches(llvm::Module& m, llvm::Function& routing, int64_t nodes);
 
 }  // namespace ndl::codegen
