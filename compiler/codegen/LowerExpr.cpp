@@ -6,6 +6,7 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <map>
 
 #include "compiler/codegen/Lower.h"
@@ -35,6 +36,16 @@ class Lowerer {
     dimUsed_ = table("ndl.dim_used", net.dimUsed);
     nodes_ = scalar("ndl.nodes", net.nodes);
     dims_ = scalar("ndl.dims", static_cast<int64_t>(net.radices.size()));
+    // Every radix a power of two (so every stride too): coordinates are a
+    // shift and a mask, exact floor division and modulo for any sign.
+    pow2_ = !net.asData && !net.radices.empty();
+    for (int64_t r : net.radices) pow2_ = pow2_ && r > 0 && (r & (r - 1)) == 0;
+    if (pow2_) {
+      for (int64_t st : net.strides) strideShifts_.push_back(__builtin_ctzll(st));
+      for (int64_t r : net.radices) radixMasks_.push_back(r - 1);
+      strideShiftTable_ = table("ndl.stride_shifts", strideShifts_);
+      radixMaskTable_ = table("ndl.radix_masks", radixMasks_);
+    }
   }
 
   llvm::Function* function(uint32_t index) {
@@ -135,21 +146,39 @@ class Lowerer {
   }
 
   // table[d] with 0 outside the table (like the evaluator's wraps/has-dim).
-  llvm::Value* lookup(llvm::GlobalVariable* t, size_t size, llvm::Value* d) {
-    if (size == 0) return constant(0);
-    llvm::Value* inRange = b_.CreateICmpULT(d, constant(static_cast<int64_t>(size)));
+  // A table of one repeated value (a k×k torus's radices) is that constant.
+  llvm::Value* lookup(llvm::GlobalVariable* t, const std::vector<int64_t>& values,
+                      llvm::Value* d) {
+    if (values.empty()) return constant(0);
+    llvm::Value* inRange = b_.CreateICmpULT(d, constant(static_cast<int64_t>(values.size())));
+    bool uniform = std::all_of(values.begin(), values.end(),
+                               [&](int64_t v) { return v == values[0]; });
+    if (uniform && !net_.asData) return b_.CreateSelect(inRange, constant(values[0]), constant(0));
     llvm::Value* safe = b_.CreateSelect(inRange, d, constant(0));
     llvm::Value* p = b_.CreateInBoundsGEP(t->getValueType(), t, {constant(0), safe});
     return b_.CreateSelect(inRange, b_.CreateLoad(i64_, p), constant(0));
   }
 
+  // A dimension out of range has radix and stride 0 in the tables: treated
+  // as 1, its coordinate is 0 (with shifts: shift 0, mask 0, the same 0).
   llvm::Value* coordOf(llvm::Value* n, llvm::Value* d) {
-    llvm::Value* stride = lookup(strides_, net_.strides.size(), d);
-    llvm::Value* radix = lookup(radices_, net_.radices.size(), d);
-    // A dimension out of range has radix 0 in the table: treat it as 1.
+    if (pow2_) {
+      return b_.CreateAnd(b_.CreateAShr(n, lookup(strideShiftTable_, strideShifts_, d)),
+                          lookup(radixMaskTable_, radixMasks_, d));
+    }
+    llvm::Value* stride = lookup(strides_, net_.strides, d);
+    llvm::Value* radix = lookup(radices_, net_.radices, d);
     radix = b_.CreateSelect(b_.CreateICmpEQ(radix, constant(0)), constant(1), radix);
     stride = b_.CreateSelect(b_.CreateICmpEQ(stride, constant(0)), constant(1), stride);
     return floorMod(floorDiv(n, stride), radix);
+  }
+
+  // Coordinate c + delta wrapped to dimension d's radix (0 out of range).
+  llvm::Value* wrapCoord(llvm::Value* x, llvm::Value* d) {
+    if (pow2_) return b_.CreateAnd(x, lookup(radixMaskTable_, radixMasks_, d));
+    llvm::Value* radix = lookup(radices_, net_.radices, d);
+    radix = b_.CreateSelect(b_.CreateICmpEQ(radix, constant(0)), constant(1), radix);
+    return floorMod(x, radix);
   }
 
   [[noreturn]] void unsupported(const Expr& e, std::string_view what) {
@@ -309,21 +338,19 @@ class Lowerer {
       }
       case Op::NodeCount: return networkValue(nodes_);
       case Op::DimCount: return networkValue(dims_);
-      case Op::Radix: return lookup(radices_, net_.radices.size(), v(0));
+      case Op::Radix: return lookup(radices_, net_.radices, v(0));
       case Op::CoordOf: return coordOf(v(0), v(1));
       case Op::Neighbor: {
         llvm::Value* n = v(0);
         llvm::Value* d = v(1);
         llvm::Value* delta = v(2);
         llvm::Value* c = coordOf(n, d);
-        llvm::Value* radix = lookup(radices_, net_.radices.size(), d);
-        radix = b_.CreateSelect(b_.CreateICmpEQ(radix, constant(0)), constant(1), radix);
-        llvm::Value* moved = floorMod(b_.CreateAdd(c, delta), radix);
-        llvm::Value* stride = lookup(strides_, net_.strides.size(), d);
+        llvm::Value* moved = wrapCoord(b_.CreateAdd(c, delta), d);
+        llvm::Value* stride = lookup(strides_, net_.strides, d);
         return b_.CreateAdd(n, b_.CreateMul(b_.CreateSub(moved, c), stride));
       }
-      case Op::Wraps: return lookup(wraps_, net_.wraps.size(), v(0));
-      case Op::HasDim: return lookup(dimUsed_, net_.dimUsed.size(), v(0));
+      case Op::Wraps: return lookup(wraps_, net_.wraps, v(0));
+      case Op::HasDim: return lookup(dimUsed_, net_.dimUsed, v(0));
       case Op::HasPort: {
         // Answered by the simulator's port table (generated_entry.cpp).
         llvm::FunctionCallee f = m_.getOrInsertFunction(
@@ -357,6 +384,11 @@ class Lowerer {
   llvm::GlobalVariable* dimUsed_;
   llvm::Value* nodes_;  // constants, or (asData) variables
   llvm::Value* dims_;
+  bool pow2_ = false;  // every radix a power of two (never asData)
+  std::vector<int64_t> strideShifts_;
+  std::vector<int64_t> radixMasks_;
+  llvm::GlobalVariable* strideShiftTable_ = nullptr;
+  llvm::GlobalVariable* radixMaskTable_ = nullptr;
   std::map<uint32_t, llvm::Function*> functions_;
   std::vector<uint32_t> pending_;
   std::vector<llvm::AllocaInst*> slots_;
