@@ -65,8 +65,11 @@ std::unique_ptr<llvm::TargetMachine> hostMachine(int optLevel, DiagnosticEngine&
       level));
 }
 
-std::unique_ptr<llvm::Module> readCore(llvm::LLVMContext& context, DiagnosticEngine& diags) {
-  std::string path = std::string(NDL_SIM_DIR) + "/simcore.bc";
+// The simulator core: simcore.bc runs only the generated routing (the
+// specialized build), simcore-plain.bc every routing (--unspecialized).
+std::unique_ptr<llvm::Module> readCore(llvm::LLVMContext& context, bool plain,
+                                       DiagnosticEngine& diags) {
+  std::string path = std::string(NDL_SIM_DIR) + (plain ? "/simcore-plain.bc" : "/simcore.bc");
   llvm::SMDiagnostic err;
   std::unique_ptr<llvm::Module> core = llvm::parseIRFile(path, err, context);
   if (!core) {
@@ -80,7 +83,7 @@ std::unique_ptr<llvm::Module> readCore(llvm::LLVMContext& context, DiagnosticEng
 // Links the simulator core (bitcode built with ndlc) into the module so
 // that one optimization sees the cycle loop and the routing function.
 bool linkCore(llvm::Module& module, DiagnosticEngine& diags) {
-  std::unique_ptr<llvm::Module> core = readCore(module.getContext(), diags);
+  std::unique_ptr<llvm::Module> core = readCore(module.getContext(), false, diags);
   if (!core) return false;
   core->setTargetTriple(module.getTargetTriple());
   if (llvm::Linker::linkModules(module, std::move(core))) {
@@ -156,7 +159,7 @@ bool emitObject(llvm::Module& m, llvm::TargetMachine& tm, const std::string& pat
 
 std::vector<std::string> runtimeFiles() {
   std::string dir = NDL_SIM_DIR;
-  return {dir + "/simcore.bc", dir + "/libndl_simrt.a"};
+  return {dir + "/simcore.bc", dir + "/simcore-plain.bc", dir + "/libndl_simrt.a"};
 }
 
 uint64_t contentHash(std::string_view data, uint64_t seed) {
@@ -226,7 +229,7 @@ bool buildSimulator(const sema::CheckedProgram& program, const elab::Network& ne
   bool emitted = emitObject(*m, *tm, objects[0], diags);
   if (emitted && options.unspecialized) {
     // The same core, optimized by the same passes, but alone.
-    std::unique_ptr<llvm::Module> core = readCore(context, diags);
+    std::unique_ptr<llvm::Module> core = readCore(context, true, diags);
     emitted = core != nullptr;
     if (emitted) {
       core->setTargetTriple(m->getTargetTriple());

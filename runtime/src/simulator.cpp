@@ -246,6 +246,15 @@ Results Simulator::run(const RunOptions& options) {
   const RouteFn fn = s.params.routing == RoutingAlgorithm::kCustom  ? s.params.route_fn
                      : s.params.routing == RoutingAlgorithm::kEcube ? ecubeRoute
                                                                     : dimensionOrderRoute;
+#if defined(NDL_GENERATED_CORE)
+  // The core of a specialized simulator (docs/codegen.md) always routes with
+  // the generated function; other instantiations of the cycle loop would
+  // only cost compile time in every `ndlc build`.
+  if (ndl_generated_route == nullptr || fn != ndl_generated_route) {
+    throw std::logic_error("a generated simulator's core runs only its generated routing");
+  }
+  s.loop(StaticRoute<ndl_generated_route>{}, options, out);
+#else
   // The reference algorithms are instantiated with the function known, so it inlines.
   if (fn == dimensionOrderRoute) {
     s.loop(StaticRoute<dimensionOrderRoute>{}, options, out);
@@ -256,6 +265,7 @@ Results Simulator::run(const RunOptions& options) {
   } else {
     s.loop(DynamicRoute{fn}, options, out);
   }
+#endif
   out.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
