@@ -167,18 +167,19 @@ class Lowerer {
                           lookup(radixMaskTable_, radixMasks_, d));
     }
     llvm::Value* stride = lookup(strides_, net_.strides, d);
-    llvm::Value* radix = lookup(radices_, net_.radices, d);
-    radix = b_.CreateSelect(b_.CreateICmpEQ(radix, constant(0)), constant(1), radix);
     stride = b_.CreateSelect(b_.CreateICmpEQ(stride, constant(0)), constant(1), stride);
-    return floorMod(floorDiv(n, stride), radix);
+    return floorMod(floorDiv(n, stride), radixOrOne(d));
   }
 
   // Coordinate c + delta wrapped to dimension d's radix (0 out of range).
   llvm::Value* wrapCoord(llvm::Value* x, llvm::Value* d) {
     if (pow2_) return b_.CreateAnd(x, lookup(radixMaskTable_, radixMasks_, d));
+    return floorMod(x, radixOrOne(d));
+  }
+
+  llvm::Value* radixOrOne(llvm::Value* d) {
     llvm::Value* radix = lookup(radices_, net_.radices, d);
-    radix = b_.CreateSelect(b_.CreateICmpEQ(radix, constant(0)), constant(1), radix);
-    return floorMod(x, radix);
+    return b_.CreateSelect(b_.CreateICmpEQ(radix, constant(0)), constant(1), radix);
   }
 
   [[noreturn]] void unsupported(const Expr& e, std::string_view what) {
