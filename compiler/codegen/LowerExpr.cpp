@@ -30,6 +30,10 @@ class Lowerer {
   Lowerer(llvm::Module& m, const sema::DefinitionTable& defs, const NetworkConstants& net)
       : m_(m), ctx_(m.getContext()), b_(ctx_), defs_(defs), net_(net) {
     i64_ = llvm::Type::getInt64Ty(ctx_);
+    // A struct, not a vector: its calling convention does not depend on the
+    // CPU features of caller and callee (the core keeps baseline x86-64
+    // ones, the routing gets the host's; at -O0 they call each other).
+    route_ = llvm::StructType::get(ctx_, {i64_, i64_, i64_, i64_});
     radices_ = table("ndl.radices", net.radices);
     strides_ = table("ndl.strides", net.strides);
     wraps_ = table("ndl.wraps", net.wraps);
@@ -52,8 +56,9 @@ class Lowerer {
     auto it = functions_.find(index);
     if (it != functions_.end()) return it->second;
     const sema::Definition& d = defs_.defs[index];
-    std::vector<llvm::Type*> params(d.params.size(), i64_);
-    auto* type = llvm::FunctionType::get(i64_, params, false);
+    std::vector<llvm::Type*> params;
+    for (const sema::Param& p : d.params) params.push_back(typeOf(p.type));
+    auto* type = llvm::FunctionType::get(typeOf(d.result), params, false);
     auto* f = llvm::Function::Create(type, llvm::Function::InternalLinkage,
                                      "ndl." + d.name, m_);
     functions_[index] = f;
@@ -101,16 +106,33 @@ class Lowerer {
     llvm::Function* f = functions_[index];
     auto* entry = llvm::BasicBlock::Create(ctx_, "entry", f);
     b_.SetInsertPoint(entry);
-    slots_.assign(d.frameSize, nullptr);
-    for (uint32_t s = 0; s < d.frameSize; ++s)
-      slots_[s] = b_.CreateAlloca(i64_, nullptr, s < d.params.size() ? d.params[s].name : "local");
-    for (uint32_t k = 0; k < d.params.size(); ++k) b_.CreateStore(f->getArg(k), slots_[k]);
     fn_ = f;
+    slots_.assign(d.frameSize, nullptr);
+    routeSlots_.assign(d.frameSize, nullptr);
+    for (uint32_t k = 0; k < d.params.size(); ++k)
+      b_.CreateStore(f->getArg(k), slot(k, d.params[k].type));
     b_.CreateRet(value(d.body));
     std::string err;
     llvm::raw_string_ostream os(err);
     if (llvm::verifyFunction(*f, &os))
       internalError(fmt::format("LLVM verifier rejected the lowering of '{}': {}", d.name, os.str()));
+  }
+
+  llvm::Type* typeOf(sema::Type t) const { return t == sema::Type::Route ? route_ : i64_; }
+
+  // A frame slot's storage for values of type t: a slot holds an integer, or
+  // a route in scopes where its variable is a route.
+  llvm::AllocaInst*& slotRef(uint32_t i, sema::Type t) {
+    return t == sema::Type::Route ? routeSlots_[i] : slots_[i];
+  }
+  llvm::AllocaInst* slot(uint32_t i, sema::Type t) {
+    llvm::AllocaInst*& a = slotRef(i, t);
+    if (!a) {
+      llvm::BasicBlock& entry = fn_->getEntryBlock();
+      llvm::IRBuilder<> eb(&entry, entry.begin());
+      a = eb.CreateAlloca(typeOf(t), nullptr, "slot");
+    }
+    return a;
   }
 
   llvm::Value* constant(int64_t v) { return llvm::ConstantInt::get(i64_, v, true); }
@@ -182,6 +204,49 @@ class Lowerer {
     return b_.CreateSelect(b_.CreateICmpEQ(radix, constant(0)), constant(1), radix);
   }
 
+  // (via port class) / (via port): tier 0 holds the candidate's bit(s).
+  llvm::Value* routeTo(const Expr& e) {
+    const int64_t nc = net_.classes;
+    const int64_t codes = 2 * static_cast<int64_t>(net_.wraps.size());
+    if (codes * nc > 63)
+      unsupported(e, fmt::format("routes over {} ports x {} VC classes exceed the simulator's "
+                                 "63 candidate bits",
+                                 codes, nc));
+    llvm::Value* code = value(e.kids[0]);
+    llvm::Value* base = b_.CreateMul(code, constant(nc));
+    llvm::Value* cls = e.kids.size() == 2 ? value(e.kids[1]) : nullptr;
+    // A class outside the routing's classes is caught by the checker's
+    // evaluation of the same routes; here it would only name another bit.
+    llvm::Value* bits = cls ? b_.CreateShl(constant(1), b_.CreateAnd(cls, constant(63)))
+                            : constant(nc >= 63 ? INT64_MAX : (int64_t{1} << nc) - 1);
+    llvm::Value* inRange = b_.CreateAnd(b_.CreateICmpSGE(code, constant(0)),
+                                        b_.CreateICmpSLT(code, constant(codes)));
+    llvm::Value* safe = b_.CreateSelect(inRange, base, constant(0));
+    llvm::Value* mask = b_.CreateSelect(inRange, b_.CreateShl(bits, safe),
+                                        constant(INT64_MIN));  // bit 63: no such port
+    return b_.CreateInsertValue(llvm::Constant::getNullValue(route_), mask, 0);
+  }
+
+  // (prefer a b): a's tiers up to its last non-empty one, then b's; at most
+  // four tiers (the compile-time evaluator reports more).
+  llvm::Value* prefer(llvm::Value* a, llvm::Value* c) {
+    llvm::Value* used = constant(0);  // tiers of a up to its last non-empty one
+    for (unsigned t = 0; t < 4; ++t) {
+      llvm::Value* nonEmpty = b_.CreateICmpNE(b_.CreateExtractValue(a, t), constant(0));
+      used = b_.CreateSelect(nonEmpty, constant(t + 1), used);
+    }
+    llvm::Value* out = llvm::Constant::getNullValue(route_);
+    for (unsigned t = 0; t < 4; ++t) {
+      // Tier t is a's when t < used, else c's tier t - used.
+      llvm::Value* pick = b_.CreateExtractValue(a, t);
+      for (unsigned u = 0; u <= t; ++u)
+        pick = b_.CreateSelect(b_.CreateICmpEQ(used, constant(u)),
+                               b_.CreateExtractValue(c, t - u), pick);
+      out = b_.CreateInsertValue(out, pick, t);
+    }
+    return out;
+  }
+
   [[noreturn]] void unsupported(const Expr& e, std::string_view what) {
     throw NotCompilable{e.range, std::string(what)};
   }
@@ -199,9 +264,9 @@ class Lowerer {
     switch (e.op) {
       case Op::ConstInt:
       case Op::ConstBool: return constant(e.i);
-      case Op::Var: return b_.CreateLoad(i64_, slots_[e.i]);
+      case Op::Var: return b_.CreateLoad(typeOf(e.type), slot(static_cast<uint32_t>(e.i), e.type));
       case Op::Let:
-        b_.CreateStore(v(0), slots_[e.i]);
+        b_.CreateStore(v(0), slot(static_cast<uint32_t>(e.i), e.kids[0].type));
         return v(1);
       case Op::If: {
         llvm::Value* c = truth(v(0));
@@ -218,7 +283,7 @@ class Lowerer {
         elseB = b_.GetInsertBlock();
         b_.CreateBr(join);
         b_.SetInsertPoint(join);
-        llvm::PHINode* phi = b_.CreatePHI(i64_, 2);
+        llvm::PHINode* phi = b_.CreatePHI(typeOf(e.type), 2);
         phi->addIncoming(a, thenB);
         phi->addIncoming(z, elseB);
         return phi;
@@ -322,17 +387,18 @@ class Lowerer {
         llvm::Value* from = v(0);
         llvm::Value* to = v(1);
         llvm::Value* acc = b_.CreateAlloca(i64_, nullptr, "sum");
+        llvm::AllocaInst* var = slot(static_cast<uint32_t>(e.i), sema::Type::Int);
         b_.CreateStore(constant(0), acc);
-        b_.CreateStore(from, slots_[e.i]);
+        b_.CreateStore(from, var);
         auto* head = llvm::BasicBlock::Create(ctx_, "sum.head", fn_);
         auto* loop = llvm::BasicBlock::Create(ctx_, "sum.body", fn_);
         auto* done = llvm::BasicBlock::Create(ctx_, "sum.end", fn_);
         b_.CreateBr(head);
         b_.SetInsertPoint(head);
-        b_.CreateCondBr(b_.CreateICmpSLE(b_.CreateLoad(i64_, slots_[e.i]), to), loop, done);
+        b_.CreateCondBr(b_.CreateICmpSLE(b_.CreateLoad(i64_, var), to), loop, done);
         b_.SetInsertPoint(loop);
         b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, acc), value(e.kids[2])), acc);
-        b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, slots_[e.i]), constant(1)), slots_[e.i]);
+        b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, var), constant(1)), var);
         b_.CreateBr(head);
         b_.SetInsertPoint(done);
         return b_.CreateLoad(i64_, acc);
@@ -364,6 +430,26 @@ class Lowerer {
         return b_.CreateAdd(b_.CreateMul(d, constant(2)),
                             boolean(b_.CreateICmpSGT(dir, constant(0))));
       }
+      case Op::Vcs: return constant(net_.vcs);
+      case Op::InjectionVcs: return constant(net_.injectionVcs);
+      case Op::Avoiding: return constant(net_.avoiding);
+      case Op::RouteNone: return llvm::Constant::getNullValue(route_);
+      case Op::RouteTo: return routeTo(e);
+      case Op::RouteUnion: {
+        llvm::Value* acc = v(0);
+        for (size_t k = 1; k < e.kids.size(); ++k) {
+          llvm::Value* x = v(k);
+          for (unsigned t = 0; t < 4; ++t)
+            acc = b_.CreateInsertValue(
+                acc, b_.CreateOr(b_.CreateExtractValue(acc, t), b_.CreateExtractValue(x, t)), t);
+        }
+        return acc;
+      }
+      case Op::RoutePrefer: {
+        llvm::Value* acc = v(0);
+        for (size_t k = 1; k < e.kids.size(); ++k) acc = prefer(acc, v(k));
+        return acc;
+      }
       case Op::PortDim: return b_.CreateAShr(v(0), constant(1));
       case Op::PortDir:
         return b_.CreateSelect(truth(b_.CreateAnd(v(0), constant(1))), constant(1), constant(-1));
@@ -379,6 +465,7 @@ class Lowerer {
   const sema::DefinitionTable& defs_;
   const NetworkConstants& net_;
   llvm::Type* i64_;
+  llvm::Type* route_;
   llvm::GlobalVariable* radices_;
   llvm::GlobalVariable* strides_;
   llvm::GlobalVariable* wraps_;
@@ -393,6 +480,7 @@ class Lowerer {
   std::map<uint32_t, llvm::Function*> functions_;
   std::vector<uint32_t> pending_;
   std::vector<llvm::AllocaInst*> slots_;
+  std::vector<llvm::AllocaInst*> routeSlots_;
   llvm::Function* fn_ = nullptr;
 };
 

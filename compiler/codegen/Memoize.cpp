@@ -121,6 +121,10 @@ void memoizeSearches(llvm::Module& m, llvm::Function& routing, int64_t nodes) {
   for (llvm::Function& f : m) {
     if (f.isDeclaration() || &f == &routing || !f.getName().startswith("ndl.")) continue;
     if (recursive.count(&f)) continue;
+    // Tables hold integers: functions of routes (vectors of masks) are left alone.
+    bool integers = f.getReturnType()->isIntegerTy();
+    for (const llvm::Argument& a : f.args()) integers = integers && a.getType()->isIntegerTy();
+    if (!integers) continue;
     for (llvm::Function* callee : directCallees(f))
       if (recursive.count(callee) && callee->getName().startswith("ndl.")) {
         chosen.push_back(&f);

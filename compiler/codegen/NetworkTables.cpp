@@ -35,8 +35,23 @@ int64_t pattern(EnumId e) {
 
 }  // namespace
 
-SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Network& network,
-                           bool referenceRouting) {
+int64_t selection(EnumId e) {
+  switch (e) {
+    case EnumId::Selection_Random: return 1;
+    case EnumId::Selection_MostCredits: return 2;
+    case EnumId::Selection_StraightFirst: return 3;
+    default: return 0;  // First
+  }
+}
+
+// Per VC of a kind, the index of its class.
+std::vector<int32_t> classOfVc(const elab::VcClasses& c) {
+  std::vector<int32_t> out;
+  for (size_t k = 0; k < c.names.size(); ++k) out.insert(out.end(), c.count[k], static_cast<int32_t>(k));
+  return out;
+}
+
+SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Network& network) {
   const sema::Parameters& p = program.params;
   const elab::Graph& g = network.graph;
   SimulatorTables t;
@@ -105,10 +120,15 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
   i[NDL_P_SamplingIntervalClocks] = p.sampleIntervalClocks;
   const std::string& routing =
       network.routingDef ? program.defs.defs[*network.routingDef].name : std::string();
-  i[NDL_P_ReferenceRouting] = !referenceRouting         ? 0
-                              : routing == "DimensionOrder" ? 1
-                              : routing == "Ecube"          ? 2
-                                                            : 0;
+  i[NDL_P_Selection] = selection(network.selection);
+  i[NDL_P_NumClasses] = static_cast<int64_t>(network.networkClasses.names.size());
+  t.vcClass = classOfVc(network.networkClasses);
+  t.injVcClass = classOfVc(network.injectionClasses);
+  for (size_t k = 0; k < network.networkClasses.names.size(); ++k) {
+    const int32_t n = network.networkClasses.count[k];
+    const uint64_t bits = n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+    t.classVcs.push_back(static_cast<int64_t>(bits << network.networkClasses.start[k]));
+  }
   i[NDL_P_NumNodes] = g.nodeCount;
   i[NDL_P_NumPorts] = static_cast<int64_t>(t.ports.size() / NDL_PORT_FIELDS);
   i[NDL_P_NumDims] = static_cast<int64_t>(t.radices.size());

@@ -20,10 +20,12 @@ struct SimulatorTables {
   std::vector<int32_t> radices;
   std::vector<int32_t> hotNodes;
   std::vector<int32_t> reportPairs;
+  std::vector<int32_t> vcClass;     // per network VC
+  std::vector<int32_t> injVcClass;  // per injection VC
+  std::vector<int64_t> classVcs;    // per network class: its VCs as a bit mask
 };
 
 // Needs: an elaborated network whose routing is resolved.
-SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Network& network,
-                           bool referenceRouting);
+SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Network& network);
 
 }  // namespace ndl::codegen

@@ -60,7 +60,7 @@ std::unique_ptr<llvm::Module> buildSimulatorModule(llvm::LLVMContext& context,
   llvm::Type* i64 = llvm::Type::getInt64Ty(context);
   llvm::Type* i32 = llvm::Type::getInt32Ty(context);
 
-  SimulatorTables t = makeTables(program, network, options.unspecialized);
+  SimulatorTables t = makeTables(program, network);
   exportArray(*m, i64, "ndl_params_i64", t.i64);
   exportArray(*m, llvm::Type::getDoubleTy(context), "ndl_params_f64", t.f64, true);
   exportArray(*m, i32, "ndl_port_start", t.portStart);
@@ -68,6 +68,9 @@ std::unique_ptr<llvm::Module> buildSimulatorModule(llvm::LLVMContext& context,
   exportArray(*m, i32, "ndl_radices", t.radices);
   exportArray(*m, i32, "ndl_hot_nodes", t.hotNodes);
   exportArray(*m, i32, "ndl_report_pairs", t.reportPairs);
+  exportArray(*m, i32, "ndl_vc_class", t.vcClass);
+  exportArray(*m, i32, "ndl_inj_vc_class", t.injVcClass);
+  exportArray(*m, i64, "ndl_class_vcs", t.classVcs);
   {
     llvm::IRBuilder<> b(context);
     auto* ptr = llvm::PointerType::get(context, 0);
@@ -83,19 +86,31 @@ std::unique_ptr<llvm::Module> buildSimulatorModule(llvm::LLVMContext& context,
                              llvm::ConstantArray::get(type, strs), "ndl_params_str");
   }
 
-  // ndl_user_route(current, dest, source): the NDL routing function.
-  auto* routeType = llvm::FunctionType::get(i64, {i64, i64, i64}, false);
+  // ndl_user_route(current, dest, source, arrived, injected, in-class,
+  // blocked-for, out): the NDL routing function, its tiers stored to out.
+  auto* ptr = llvm::PointerType::get(context, 0);
+  auto* routeType = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
+                                            {i64, i64, i64, i64, i64, i64, i64, ptr}, false);
   auto* route = llvm::Function::Create(routeType, llvm::Function::ExternalLinkage,
                                        "ndl_user_route", *m);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", route));
-  bool generated = t.i64[NDL_P_ReferenceRouting] == 0;
-  if (network.routingDef && generated) {
+  if (network.routingDef) {
     NetworkConstants constants = constantsOf(network.graph);
     constants.asData = options.unspecialized;
+    constants.vcs = program.params.virtualChannels;
+    constants.injectionVcs = program.params.injectionVirtualChannels;
+    constants.avoiding =
+        program.params.deadlockHandling == sema::EnumId::DeadlockHandling_Avoid;
+    constants.classes = static_cast<int64_t>(network.networkClasses.names.size());
     llvm::Function* f =
         lowerDefinition(*m, program.defs, *network.routingDef, constants, diags);
     if (!f) return nullptr;
-    b.CreateRet(b.CreateCall(f, {route->getArg(0), route->getArg(1), route->getArg(2)}));
+    std::vector<llvm::Value*> args;
+    for (unsigned k = 0; k < sema::kRoutingParams; ++k) args.push_back(route->getArg(k));
+    // The caller's array is only as aligned as its int64_t elements.
+    b.CreateAlignedStore(b.CreateCall(f, args), route->getArg(sema::kRoutingParams),
+                         llvm::Align(8));
+    b.CreateRetVoid();
     // Knowing the routing is pure NDL and the network's size, the
     // specialized build tables its searches (after the call above: the call
     // graph is walked from the module's entry points); the unspecialized one
@@ -103,8 +118,7 @@ std::unique_ptr<llvm::Module> buildSimulatorModule(llvm::LLVMContext& context,
     // compile it must.
     if (!options.unspecialized) memoizeSearches(*m, *f, network.graph.nodeCount);
   } else {
-    // The runtime's own routing is used; this is never called.
-    b.CreateRet(llvm::ConstantInt::get(i64, -2, true));
+    internalError("a simulator is built only for a network with a routing");
   }
   std::string err;
   llvm::raw_string_ostream os(err);

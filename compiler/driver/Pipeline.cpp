@@ -52,23 +52,12 @@ void checkDeadlock(FrontEndResult& result, DiagnosticEngine& diags) {
   const sema::Definition& routing = result.checked->defs.defs[*net.routingDef];
   if (!routing.hasRoute) return;  // only hop counts: nothing to trace
   bool avoid = params.deadlockHandling == sema::EnumId::DeadlockHandling_Avoid;
-  bool wraps = false;
-  for (const elab::Channel& c : net.graph.channels) wraps |= (c.flags & elab::kWrap) != 0;
-  SourceRange at = params.where[static_cast<size_t>(sema::FormId::DeadlockHandling)];
-  if (avoid && wraps && params.virtualChannels < 2) {
-    diags.report(DiagKind::TooFewVirtualChannels, at.valid() ? at : params.topology.call->range,
-                 fmt::format("DeadlockHandling Avoid needs at least 2 virtual channels for the "
-                             "dateline classes of {}, but VirtualChannels is {}",
-                             params.topology.text, params.virtualChannels))
-        .withHint("add (VirtualChannels 2), or use (DeadlockHandling Drop)");
-    return;
-  }
   bool failed = false;
   elab::RouteFunctions fns =
       elab::routeFunctions(net, result.checked->defs, *result.evaluator, failed);
   elab::DeadlockOptions options;
   options.numVcs = static_cast<uint32_t>(params.virtualChannels);
-  options.policy = avoid && wraps ? elab::VcPolicy::kDateline : elab::VcPolicy::kAnyVc;
+  options.escapeClasses = net.escapeClasses;
   result.deadlock = elab::checkDeadlock(net.graph, fns, options);
   const elab::DeadlockResult& d = *result.deadlock;
   SourceRange site = params.topology.call->range;
@@ -84,7 +73,9 @@ void checkDeadlock(FrontEndResult& result, DiagnosticEngine& diags) {
   }
   if (d.status == elab::AnalysisStatus::kOk && !d.deadlockFree) {
     std::string handling =
-        avoid ? "DeadlockHandling Avoid uses dateline classes, which do not break this cycle"
+        avoid ? fmt::format("under DeadlockHandling Avoid {} uses VC classes that do not break "
+                            "this cycle",
+                            routing.name)
               : fmt::format("DeadlockHandling Drop removes a packet blocked for {} router clocks "
                             "and counts it as dropped",
                             params.deadlockTimeoutClocks);

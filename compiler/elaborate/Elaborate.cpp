@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "compiler/elaborate/GraphCheck.h"
 #include "compiler/elaborate/TopologyBuilder.h"
 #include "compiler/support/InternalError.h"
@@ -41,6 +43,100 @@ void describeNetwork(const Graph& g, NetworkContext& ctx) {
     ctx.dimUsed[c.dim] = 1;
     if (c.flags & kWrap) ctx.wraps[c.dim] = 1;
   }
+}
+
+// The classes of one kind from the routing's declarations, evaluated with
+// the configuration; they must partition the kind's `vcs` VCs.
+bool layoutClasses(const sema::Definition& routing, bool injection, int64_t vcs,
+                   SourceRange site, uint32_t def, Evaluator& evaluator, DiagnosticEngine& diags,
+                   VcClasses& out) {
+  std::vector<const sema::VcClassDecl*> decls;
+  for (const sema::VcClassDecl& k : routing.vcClasses)
+    if (k.injection == injection) decls.push_back(&k);
+  if (decls.empty()) {
+    out.names = {"all"};
+    out.start = {0};
+    out.count = {static_cast<int32_t>(vcs)};
+    return true;
+  }
+  std::vector<Value> args(sema::kRoutingParams);
+  int64_t sum = 0;
+  std::string terms;
+  for (const sema::VcClassDecl* k : decls) {
+    std::optional<Value> n = evaluator.callExpr(def, k->count, args, site);
+    if (!n) return false;
+    if (n->a < 0 || n->a > 64) {
+      diags.report(DiagKind::TooFewVirtualChannels, k->range,
+                   fmt::format("VC class '{}' of {} has {} VCs", k->name, routing.name, n->a))
+          .withHint("a class has 0 to 64 VCs")
+          .note(site, "with this configuration");
+      return false;
+    }
+    out.names.push_back(k->name);
+    out.start.push_back(static_cast<int32_t>(sum));
+    out.count.push_back(static_cast<int32_t>(n->a));
+    sum += n->a;
+    terms += fmt::format("{}{} {}", terms.empty() ? "" : " + ", n->a, k->name);
+  }
+  if (sum != vcs) {
+    const char* form = injection ? "InjectionVirtualChannels" : "VirtualChannels";
+    diags.report(DiagKind::TooFewVirtualChannels, site,
+                 fmt::format("the {} VC classes of {} hold {} VCs ({}), but {} is {}",
+                             injection ? "injection" : "network", routing.name, sum, terms, form,
+                             vcs))
+        .withHint(fmt::format("set ({} {}) or change the classes' counts", form, sum))
+        .note(decls.front()->range, "classes declared here");
+    return false;
+  }
+  return true;
+}
+
+// The routing's (Require ...) checks and VC classes under the configuration.
+bool configureRouting(const sema::CheckedProgram& program, Network& net, Evaluator& evaluator,
+                      DiagnosticEngine& diags) {
+  const sema::Parameters& p = program.params;
+  const uint32_t def = *net.routingDef;
+  const sema::Definition& routing = program.defs.defs[def];
+  NetworkContext& ctx = evaluator.network();
+  ctx.vcs = p.virtualChannels;
+  ctx.injectionVcs = p.injectionVirtualChannels;
+  ctx.avoiding = p.deadlockHandling == sema::EnumId::DeadlockHandling_Avoid;
+  SourceRange at = p.where[static_cast<size_t>(sema::FormId::RoutingAlgorithm)];
+  SourceRange site = at.valid() ? at : p.topology.call->range;
+  if (p.selection) {
+    net.selection = *p.selection;
+  } else if (!routing.defaultSelection.empty()) {
+    std::optional<sema::EnumId> e = sema::findEnum("Selection", routing.defaultSelection);
+    if (!e) {
+      diags.report(DiagKind::UnknownEnum, routing.defaultSelectionRange,
+                   fmt::format("'{}' is not a selection", routing.defaultSelection))
+          .withHint("First, Random, MostCredits or StraightFirst");
+      return false;
+    }
+    net.selection = *e;
+  }
+  std::vector<Value> args(sema::kRoutingParams);
+  for (const sema::Expr& r : routing.checks) {
+    std::optional<Value> ok = evaluator.callExpr(def, r.kids[0], args, site);
+    if (!ok) return false;
+    if (!ok->a) {
+      diags.report(DiagKind::OutOfRange, site, fmt::format("{}: {}", routing.name, r.text))
+          .withHint("change the configuration or choose another routing")
+          .note(r.range, "required here");
+      return false;
+    }
+  }
+  if (!layoutClasses(routing, false, p.virtualChannels, site, def, evaluator, diags,
+                     net.networkClasses) ||
+      !layoutClasses(routing, true, p.injectionVirtualChannels, site, def, evaluator, diags,
+                     net.injectionClasses))
+    return false;
+  ctx.networkClasses = static_cast<int64_t>(net.networkClasses.names.size());
+  net.escapeClasses.assign(net.networkClasses.names.size(), false);
+  for (const auto& [name, range] : routing.escapeClasses)
+    for (size_t k = 0; k < net.networkClasses.names.size(); ++k)
+      if (net.networkClasses.names[k] == name) net.escapeClasses[k] = true;
+  return true;
 }
 
 }  // namespace
@@ -100,6 +196,7 @@ std::optional<Network> elaborate(const sema::CheckedProgram& program, Evaluator&
     }
     net.routingDef = *r;
   }
+  if (net.routingDef && !configureRouting(program, net, evaluator, diags)) return std::nullopt;
   return net;
 }
 
@@ -107,23 +204,66 @@ RouteFunctions routeFunctions(const Network& network, const sema::DefinitionTabl
                               Evaluator& evaluator, bool& failed) {
   RouteFunctions fns;
   const Graph* g = &network.graph;
+  const VcClasses* classes = &network.networkClasses;
   uint32_t def = *network.routingDef;
+  fns.classes = static_cast<uint32_t>(classes->names.size());
   fns.init = [](NodeId src, NodeId, RouteState& s) { s.words[0] = src; };
-  fns.route = [g, def, &evaluator, &failed](NodeId cur, NodeId dst, RouteState& s) -> ChannelId {
-    if (failed) return kNoChannel;
-    Value args[3] = {Value::integer(cur), Value::integer(dst), Value::integer(s.words[0])};
-    std::optional<Value> port = evaluator.call(def, args, SourceRange{});
-    if (!port) {
+  fns.candidates = [g, classes, def, &evaluator, &failed](NodeId cur, NodeId dst, Hop in,
+                                                          uint32_t blockedFor, RouteState& s,
+                                                          std::vector<Hop>& out) {
+    if (failed) return CandidateStatus::kFailed;
+    const bool injected = in.channel == kNoChannel;
+    const Value arrived =
+        injected ? Value::integer(-1)
+                 : Value::port(g->channels[in.channel].dim, g->channels[in.channel].dir);
+    Value args[sema::kRoutingParams] = {
+        Value::integer(cur),      Value::integer(dst), Value::integer(s.words[0]), arrived,
+        Value::integer(injected), Value::integer(in.vcClass), Value::integer(blockedFor)};
+    evaluator.clearRoutes();
+    std::optional<Value> route = evaluator.call(def, args, SourceRange{});
+    if (!route) {
       failed = true;
-      return kNoChannel;
+      return CandidateStatus::kFailed;
     }
-    int64_t dim = port->portDim();
-    if (dim < 0 || dim > 0xFFFF) return kNoChannel;
-    return g->findPort(cur, static_cast<uint16_t>(dim), port->portDir());
+    // Tier by tier, in the order of output ports and classes (the
+    // simulator's masks), without classes of no VCs.
+    for (const auto& tier : evaluator.route(*route)) {
+      const size_t first = out.size();
+      for (const RouteCandidate& c : tier) {
+        const int64_t dim = c.port >> 1;
+        const ChannelId ch = dim < 0 || dim > 0xFFFF
+                                 ? kNoChannel
+                                 : g->findPort(cur, static_cast<uint16_t>(dim),
+                                               (c.port & 1) ? +1 : -1);
+        if (ch == kNoChannel) {
+          out.assign(1, Hop{static_cast<ChannelId>(c.port), 0});
+          return CandidateStatus::kMissingPort;
+        }
+        const size_t n = classes->names.size();
+        for (size_t k = 0; k < n; ++k) {
+          if (c.vcClass != RouteCandidate::kAnyClass && static_cast<size_t>(c.vcClass) != k)
+            continue;
+          if (classes->count[k] == 0) continue;
+          const Hop h{ch, static_cast<uint8_t>(k)};
+          if (std::find(out.begin() + static_cast<ptrdiff_t>(first), out.end(), h) == out.end())
+            out.push_back(h);
+        }
+        if (c.vcClass != RouteCandidate::kAnyClass &&
+            static_cast<size_t>(c.vcClass) >= classes->names.size()) {
+          failed = true;
+          return CandidateStatus::kFailed;
+        }
+      }
+      std::sort(out.begin() + static_cast<ptrdiff_t>(first), out.end(),
+                [](const Hop& a, const Hop& b) {
+                  return a.channel != b.channel ? a.channel < b.channel : a.vcClass < b.vcClass;
+                });
+    }
+    return CandidateStatus::kOk;
   };
-  // Routings in NDL see only (current, dest, source) and the network's
-  // coordinates; on a network with declared symmetry their routes from the
-  // representatives stand for all.
+  // Routings in NDL see only (current, dest, source), how the packet
+  // arrived, and the network's coordinates; on a network with declared
+  // symmetry their routes from the representatives stand for all.
   fns.translationInvariant = !network.graph.representatives.empty() && defs.defs[def].hasRoute;
   return fns;
 }

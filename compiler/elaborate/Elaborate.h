@@ -13,9 +13,23 @@
 
 namespace ndl::elab {
 
+// The VC classes of one port kind: class k holds VCs [start[k], start[k] +
+// count[k]). A routing that declares none has one class "all".
+struct VcClasses {
+  std::vector<std::string> names;
+  std::vector<int32_t> start;
+  std::vector<int32_t> count;
+  int32_t total() const { return start.empty() ? 0 : start.back() + count.back(); }
+};
+
 struct Network {
   Graph graph;
   std::optional<uint32_t> routingDef;  // the chosen routing, explicit or the topology's own
+  VcClasses networkClasses;            // at every network input port
+  VcClasses injectionClasses;          // at the PE's injection port
+  std::vector<bool> escapeClasses;     // per network class: named by (EscapeClasses ...)
+  // (Selection ...), else the routing's (DefaultSelection ...), else First.
+  sema::EnumId selection = sema::EnumId::Selection_First;
   std::optional<int64_t> closedDiameter;      // declared by the topology
   std::optional<Rational> closedAverage;      // declared by the topology
 };
@@ -27,8 +41,8 @@ struct Network {
 std::optional<Network> elaborate(const sema::CheckedProgram& program, Evaluator& evaluator,
                                  DiagnosticEngine& diags);
 
-// The routing definition as a route function over the graph. An
-// evaluation error is reported once; later calls then return kNoChannel.
+// The routing definition as a candidate function over the graph. An
+// evaluation error is reported once; later calls then fail.
 RouteFunctions routeFunctions(const Network& network, const sema::DefinitionTable& defs,
                               Evaluator& evaluator, bool& failed);
 

@@ -67,6 +67,16 @@ Value Evaluator::makeList(std::vector<int64_t> items) {
   return Value::integer(static_cast<int64_t>(lists_.size() - 1));
 }
 
+Value Evaluator::makeRoute(RouteTiers tiers, const Expr& at) {
+  if (routes_.size() >= kMaxLists)
+    fail(at, "too many routes created during one routing decision");
+  if (tiers.size() > kMaxRouteTiers)
+    fail(at, fmt::format("a route has {} priority tiers; the simulator keeps at most {}",
+                         tiers.size(), kMaxRouteTiers));
+  routes_.push_back(std::move(tiers));
+  return Value::integer(static_cast<int64_t>(routes_.size() - 1));
+}
+
 std::optional<Value> Evaluator::call(uint32_t def, std::span<const Value> args,
                                      SourceRange callSite) {
   return callExpr(def, defs_.defs[def].body, args, callSite);
@@ -357,6 +367,36 @@ Value Evaluator::eval(const Expr& e, Value* frame) {
                             "direction +1 or -1",
                             d, dir));
       return Value::port(d, dir);
+    }
+    case Op::Vcs: return Value::integer(network_.vcs);
+    case Op::InjectionVcs: return Value::integer(network_.injectionVcs);
+    case Op::Avoiding: return Value::integer(network_.avoiding);
+    case Op::RouteNone: return makeRoute({}, e);
+    case Op::RouteTo: {
+      Value port = eval(e.kids[0], frame);
+      int64_t cls = e.kids.size() == 2 ? num(1) : RouteCandidate::kAnyClass;
+      if (e.kids.size() == 2 && (cls < 0 || cls >= network_.networkClasses))
+        fail(e, fmt::format("VC class {} does not exist; the routing has {} network class{}", cls,
+                            network_.networkClasses, network_.networkClasses == 1 ? "" : "es"));
+      return makeRoute({{RouteCandidate{port.a, cls}}}, e);
+    }
+    case Op::RouteUnion:
+    case Op::RoutePrefer: {
+      RouteTiers out;
+      for (const Expr& k : e.kids) {
+        const size_t r = static_cast<size_t>(eval(k, frame).a);
+        if (e.op == Op::RoutePrefer) {
+          // Empty trailing tiers of what comes before take no place.
+          while (!out.empty() && out.back().empty()) out.pop_back();
+          for (const auto& tier : routes_[r]) out.push_back(tier);
+        } else {
+          if (routes_[r].size() > out.size()) out.resize(routes_[r].size());
+          for (size_t t = 0; t < routes_[r].size(); ++t)
+            out[t].insert(out[t].end(), routes_[r][t].begin(), routes_[r][t].end());
+        }
+      }
+      while (!out.empty() && out.back().empty()) out.pop_back();
+      return makeRoute(std::move(out), e);
     }
     case Op::PortDim: return Value::integer(eval(e.kids[0], frame).portDim());
     case Op::PortDir: return Value::integer(eval(e.kids[0], frame).portDir());

@@ -18,6 +18,17 @@ namespace ndl::elab {
 
 class TopologyBuilder;
 
+// A candidate of a route value: an output port (Value::port's code) and a
+// VC class, or every VC of the port (kAnyClass).
+struct RouteCandidate {
+  int64_t port;
+  int64_t vcClass;
+  static constexpr int64_t kAnyClass = -1;
+};
+// At most this many priority tiers (the simulator keeps one mask per tier).
+inline constexpr size_t kMaxRouteTiers = 4;
+using RouteTiers = std::vector<std::vector<RouteCandidate>>;
+
 // What the network builtins (nodes, dims, radix, coord, neighbor) see.
 struct NetworkContext {
   int64_t nodeCount = 0;
@@ -26,6 +37,11 @@ struct NetworkContext {
   std::vector<uint8_t> wraps;    // per port dimension: has wrap-around links
   std::vector<uint8_t> dimUsed;  // per port dimension: some port uses it
   const struct Graph* graph = nullptr;  // the elaborated network, for has-port
+  // The configuration a routing may read: (vcs), (injection-vcs), (avoiding).
+  int64_t vcs = 1;
+  int64_t injectionVcs = 1;
+  bool avoiding = false;
+  int64_t networkClasses = 64;  // known once the routing's classes are laid out
 
   void setRadices(std::vector<int64_t> r) {
     radices = std::move(r);
@@ -56,6 +72,9 @@ class Evaluator {
   // Coord values live in an arena owned by the evaluator.
   Value makeList(std::vector<int64_t> items);
   const std::vector<int64_t>& list(Value v) const { return lists_[v.a]; }
+  // Route values live in an arena the caller clears between routing calls.
+  const RouteTiers& route(Value v) const { return routes_[static_cast<size_t>(v.a)]; }
+  void clearRoutes() { routes_.clear(); }
 
  private:
   friend class EvalFrame;
@@ -69,6 +88,8 @@ class Evaluator {
   NetworkContext network_;
   TopologyBuilder* builder_ = nullptr;
   std::vector<std::vector<int64_t>> lists_;
+  std::vector<RouteTiers> routes_;
+  Value makeRoute(RouteTiers tiers, const sema::Expr& at);
   std::vector<Value> stack_;  // frames of active calls
   size_t stackTop_ = 0;
   uint32_t depth_ = 0;

@@ -20,7 +20,12 @@ RouteError makeRouteError(const Graph& g, RouteErrorKind kind, NodeId src, NodeI
   switch (kind) {
     case RouteErrorKind::kNoChannel:
       e.message =
-          fmt::format("{} has no output channel at node {} after {} hops", route, node, hops);
+          fmt::format("{} has no candidate at node {} after {} hops", route, node, hops);
+      break;
+    case RouteErrorKind::kMissingPort:
+      e.message = fmt::format("{} takes port (port {} {}) at node {}, which has no such port",
+                              route, static_cast<int64_t>(channel >> 1), (channel & 1) ? 1 : -1,
+                              node);
       break;
     case RouteErrorKind::kWrongChannel:
       e.message = channel < g.channels.size()
@@ -41,6 +46,26 @@ RouteError makeRouteError(const Graph& g, RouteErrorKind kind, NodeId src, NodeI
   return e;
 }
 
+std::optional<RouteError> routeCandidates(const Graph& g, const RouteFunctions& fns, NodeId src,
+                                          NodeId dst, NodeId cur, Hop in, uint32_t hops,
+                                          uint32_t blockedFor, RouteState& state,
+                                          std::vector<Hop>& out) {
+  out.clear();
+  switch (fns.candidates(cur, dst, in, blockedFor, state, out)) {
+    case CandidateStatus::kOk: break;
+    case CandidateStatus::kMissingPort:
+      return makeRouteError(g, RouteErrorKind::kMissingPort, src, dst, cur, hops, out[0].channel);
+    case CandidateStatus::kFailed:
+      return makeRouteError(g, RouteErrorKind::kNoChannel, src, dst, cur, hops, kNoChannel);
+  }
+  if (out.empty())
+    return makeRouteError(g, RouteErrorKind::kNoChannel, src, dst, cur, hops, kNoChannel);
+  for (const Hop& h : out)
+    if (h.channel >= g.channels.size() || g.channels[h.channel].src != cur)
+      return makeRouteError(g, RouteErrorKind::kWrongChannel, src, dst, cur, hops, h.channel);
+  return std::nullopt;
+}
+
 std::vector<NodeId> routeSources(const Graph& g, const RouteFunctions& fns, const Limits& limits) {
   const bool repsValid =
       !g.representatives.empty() && std::all_of(g.representatives.begin(), g.representatives.end(),
@@ -52,9 +77,9 @@ std::vector<NodeId> routeSources(const Graph& g, const RouteFunctions& fns, cons
 RoutingStats routingHops(const Graph& g, const RouteFunctions& fns, const Limits& limits) {
   RoutingStats s;
   const NodeId n = g.nodeCount;
-  if (!fns.route || n == 0) {
+  if (!fns.candidates || n == 0) {
     s.status = AnalysisStatus::kInvalid;
-    s.message = !fns.route ? "no routing function" : "the network has no nodes";
+    s.message = !fns.candidates ? "no routing function" : "the network has no nodes";
     return s;
   }
   if (n == 1) {
@@ -98,7 +123,7 @@ RoutingStats routingHops(const Graph& g, const RouteFunctions& fns, const Limits
     for (NodeId dst = 0; dst < n; ++dst) {
       if (dst == src) continue;
       uint32_t hops = 0;
-      auto err = traceRoute(g, fns, src, dst, hopLimit, [&](ChannelId) { ++hops; });
+      auto err = traceRoute(g, fns, src, dst, hopLimit, [&](Hop) { ++hops; });
       if (err) {
         s.errors.push_back(std::move(*err));
         if (s.errors.size() >= limits.maxErrors) break;

@@ -22,16 +22,41 @@ struct RouteState {
   int64_t words[16];
 };
 
+// A hop of a packet: the channel it takes and the VC class it is given there.
+struct Hop {
+  ChannelId channel = kNoChannel;
+  uint8_t vcClass = 0;
+  friend bool operator==(const Hop&, const Hop&) = default;
+};
+
+enum class CandidateStatus : uint8_t {
+  kOk,
+  kMissingPort,  // the routing named a port the node does not have; out[0].channel = the
+                 // port's code (dim * 2 + (dir > 0)) instead of a channel
+  kFailed,       // an evaluation error, already reported
+};
+
 struct RouteFunctions {
-  std::function<void(NodeId src, NodeId dst, RouteState&)> init;        // may be empty
-  std::function<ChannelId(NodeId cur, NodeId dst, RouteState&)> route;  // output channel
+  std::function<void(NodeId src, NodeId dst, RouteState&)> init;  // may be empty
+  // Every candidate of a packet at `cur` bound for `dst` (cur != dst) that
+  // arrived by `in` (in.channel == kNoChannel at its source, where in.vcClass
+  // is its injection VC's class) and has waited `blockedFor` clocks: the
+  // first tier first, each tier in the order of its output ports and
+  // classes, so out[0] is what selection First takes on an idle network.
+  // Empty when the routing offers nothing.
+  std::function<CandidateStatus(NodeId cur, NodeId dst, Hop in, uint32_t blockedFor, RouteState&,
+                                std::vector<Hop>& out)>
+      candidates;
+  // Network VC classes the hops' vcClass values range over.
+  uint32_t classes = 1;
   // The route from s to d is the translate of the route from a
   // representative: routes from graph.representatives stand for all sources.
   bool translationInvariant = false;
 };
 
 enum class RouteErrorKind : uint8_t {
-  kNoChannel,     // route returned kNoChannel before the destination
+  kNoChannel,     // the routing offered no candidate before the destination
+  kMissingPort,   // the routing named a port the node does not have
   kWrongChannel,  // route returned a channel that does not leave the current node
   kHopLimit,      // the packet did not arrive within the hop limit: a routing loop
 };
@@ -41,9 +66,17 @@ struct RouteError {
   NodeId src = 0, dst = 0;
   NodeId node = 0;                 // where it went wrong
   uint32_t hops = 0;               // hops taken before that
-  ChannelId channel = kNoChannel;  // kWrongChannel: what route returned
+  ChannelId channel = kNoChannel;  // kWrongChannel: what route returned; kMissingPort: the port
   std::string message;
 };
+
+// The candidates at one step of a trace, checked: nullopt and `error` set
+// when the routing failed, offered nothing or named a channel that does not
+// leave `cur`.
+std::optional<RouteError> routeCandidates(const Graph& graph, const RouteFunctions& fns,
+                                          NodeId src, NodeId dst, NodeId cur, Hop in,
+                                          uint32_t hops, uint32_t blockedFor, RouteState& state,
+                                          std::vector<Hop>& out);
 
 // The hop limit a trace uses: limits.maxRouteHops, or 4N + 64.
 uint32_t routeHopLimit(const Graph& graph, const Limits& limits);
@@ -51,9 +84,10 @@ uint32_t routeHopLimit(const Graph& graph, const Limits& limits);
 RouteError makeRouteError(const Graph& graph, RouteErrorKind kind, NodeId src, NodeId dst,
                           NodeId node, uint32_t hops, ChannelId channel);
 
-// Follows the route from src to dst (src != dst), calling onHop(channel) for
-// each channel taken. Returns the first error, or nullopt when the packet
-// arrives. A template so that the analyses' per-hop work inlines.
+// Follows the route from src to dst (src != dst) that selection First takes
+// on an idle network (the first candidate at every step), calling
+// onHop(Hop) for each hop. Returns the first error, or nullopt when the
+// packet arrives. A template so that the analyses' per-hop work inlines.
 template <class OnHop>
 std::optional<RouteError> traceRoute(const Graph& graph, const RouteFunctions& fns, NodeId src,
                                      NodeId dst, uint32_t hopLimit, OnHop&& onHop) {
@@ -61,16 +95,15 @@ std::optional<RouteError> traceRoute(const Graph& graph, const RouteFunctions& f
   if (fns.init) fns.init(src, dst, state);
   NodeId cur = src;
   uint32_t hops = 0;
+  Hop in{kNoChannel, 0};
+  std::vector<Hop> out;
   while (cur != dst) {
     if (hops >= hopLimit)
       return makeRouteError(graph, RouteErrorKind::kHopLimit, src, dst, cur, hops, kNoChannel);
-    const ChannelId c = fns.route(cur, dst, state);
-    if (c == kNoChannel)
-      return makeRouteError(graph, RouteErrorKind::kNoChannel, src, dst, cur, hops, c);
-    if (c >= graph.channels.size() || graph.channels[c].src != cur)
-      return makeRouteError(graph, RouteErrorKind::kWrongChannel, src, dst, cur, hops, c);
-    onHop(c);
-    cur = graph.channels[c].dst;
+    if (auto err = routeCandidates(graph, fns, src, dst, cur, in, hops, 0, state, out)) return err;
+    in = out[0];
+    onHop(in);
+    cur = graph.channels[in.channel].dst;
     ++hops;
   }
   return std::nullopt;

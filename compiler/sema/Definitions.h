@@ -22,6 +22,26 @@ struct Param {
   bool variadic = false;  // (k Int...): the rest of the arguments as a Coord
 };
 
+// (VcClass name count) or (InjectionVcClass name count) in a routing: a
+// class of virtual channels at every network input port, or at the PE's
+// injection port. Counts are evaluated at elaboration (they may use (vcs),
+// (injection-vcs) and (avoiding)); the classes of a kind partition its VCs
+// in the order declared.
+struct VcClassDecl {
+  std::string name;
+  SourceRange range;
+  Expr count;
+  bool injection = false;
+};
+
+// The hidden parameters of every routing after current, dest and source,
+// read by (arrived-along), (injected), (in-class) and (blocked-for).
+inline constexpr uint32_t kRoutingArrivedSlot = 3;
+inline constexpr uint32_t kRoutingInjectedSlot = 4;
+inline constexpr uint32_t kRoutingInClassSlot = 5;
+inline constexpr uint32_t kRoutingBlockedSlot = 6;
+inline constexpr uint32_t kRoutingParams = 7;
+
 struct Definition {
   DefKind kind;
   std::string name;
@@ -35,6 +55,15 @@ struct Definition {
   // false when the routing gives only that, no port-by-port choice.
   std::optional<Expr> hops;
   bool hasRoute = true;
+  // Routing: its VC classes, (Require c "message") checks evaluated with the
+  // configuration, and (DefaultSelection Name).
+  std::vector<VcClassDecl> vcClasses;
+  std::vector<Expr> checks;
+  std::string defaultSelection;
+  SourceRange defaultSelectionRange;
+  // (EscapeClasses name...): the network classes of a deadlock-free escape
+  // sub-function, for the static check by Duato's condition.
+  std::vector<std::pair<std::string, SourceRange>> escapeClasses;
   bool checked = false;    // the body has been type-checked
   const ast::Node* form = nullptr;
 };

@@ -21,6 +21,7 @@ enum class Type : uint8_t {
   Node,   // a node number
   Port,   // an output port: (port dim dir)
   Coord,  // a list of integers: radices, coordinates
+  Route,  // candidate (output port, VC class) pairs in priority tiers (docs/routing.md)
   Size,       // quantities, exact in bits, seconds and Hz
   Time,
   Frequency,
@@ -49,6 +50,13 @@ enum class Op : uint8_t {
   StmtLink, StmtUniLink, StmtRepresentatives, StmtDiameter, StmtAverage, StmtDefaultRouting,
   StmtRequire /* text: the message */, StmtAttribute /* text: the name */,
   Linked,  // (linked a b): is there already a link from a to b?
+  // the configuration (VirtualChannels, InjectionVirtualChannels, Avoid)
+  Vcs, InjectionVcs, Avoiding,
+  // candidate routes (docs/routing.md)
+  RouteTo,      // (via port class): kids {port, class}; (via port): kids {port}, every VC
+  RouteUnion,   // (union r...): tier by tier
+  RoutePrefer,  // (prefer r...): the tiers of each, in order
+  RouteNone,    // (no-route)
 };
 
 struct Expr {

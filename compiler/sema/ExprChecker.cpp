@@ -22,6 +22,7 @@ std::string_view typeName(Type t) {
     case Type::Node: return "Node";
     case Type::Port: return "Port";
     case Type::Coord: return "Coord";
+    case Type::Route: return "Route";
     case Type::Size: return "Size";
     case Type::Time: return "Time";
     case Type::Frequency: return "Frequency";
@@ -48,6 +49,7 @@ std::optional<Type> parseType(std::string_view name) {
   if (name == "Node") return Type::Node;
   if (name == "Port") return Type::Port;
   if (name == "Coord") return Type::Coord;
+  if (name == "Route") return Type::Route;
   if (name == "Size") return Type::Size;
   if (name == "Time") return Type::Time;
   if (name == "Frequency") return Type::Frequency;
@@ -77,6 +79,10 @@ const std::unordered_map<std::string_view, Builtin>& builtins() {
       {"list", {Op::MakeCoord, -1}},  {"repeat", {Op::Repeat, 2}},
       {"lowest-set-bit", {Op::LowestSetBit, 1}}, {"wraps", {Op::Wraps, 1}},
       {"has-dim", {Op::HasDim, 1}},    {"has-port", {Op::HasPort, 3}},
+      {"vcs", {Op::Vcs, 0}},           {"injection-vcs", {Op::InjectionVcs, 0}},
+      {"avoiding", {Op::Avoiding, 0}}, {"via", {Op::RouteTo, -1}},
+      {"union", {Op::RouteUnion, -1}}, {"prefer", {Op::RoutePrefer, -1}},
+      {"no-route", {Op::RouteNone, 0}},
   };
   return table;
 }
@@ -195,10 +201,11 @@ class Checker {
 
   void typeNotFound(const Node& at, std::string_view name) {
     std::string best = closestMatch(
-        name, {"Int", "Bool", "Real", "Node", "Port", "Coord", "Size", "Time", "Frequency"});
+        name, {"Int", "Bool", "Real", "Node", "Port", "Coord", "Route", "Size", "Time",
+               "Frequency"});
     error(DiagKind::UnknownName, at.range, fmt::format("unknown type '{}'", name))
-        .withHint(best.empty() ? "the types are Int, Bool, Real, Node, Port, Coord, Size, Time "
-                                 "and Frequency"
+        .withHint(best.empty() ? "the types are Int, Bool, Real, Node, Port, Coord, Route, Size, "
+                                 "Time and Frequency"
                                : fmt::format("did you mean '{}'?", best));
   }
 
@@ -259,9 +266,14 @@ class Checker {
             .withHint(fmt::format("write (define-routing ({}) body)", d.name));
         return;
       }
-      d.result = Type::Port;
-      // Implicit parameters, in this order, for every routing function.
-      d.params = {{"current", Type::Node}, {"dest", Type::Node}, {"source", Type::Node}};
+      d.result = Type::Route;
+      // Implicit parameters, in this order, for every routing function; the
+      // hidden ones (names no program can write) hold what (arrived-along),
+      // (injected), (in-class) and (blocked-for) read.
+      d.params = {{"current", Type::Node},     {"dest", Type::Node},
+                  {"source", Type::Node},      {"%arrived", Type::Port},
+                  {"%injected", Type::Bool},   {"%in-class", Type::Int},
+                  {"%blocked-for", Type::Int}};
     }
     if (std::optional<uint32_t> prev = table_.find(d.name)) {
       error(DiagKind::DuplicateDefinition, d.nameRange, fmt::format("'{}' is defined twice", d.name))
@@ -300,7 +312,9 @@ class Checker {
     if (d.kind == DefKind::Topology) {
       b = sequence(form, first);
     } else if (d.kind == DefKind::Routing) {
-      // A port expression, a (Hops e), or both.
+      // A route expression, a (Hops e), or both; VC classes, requirements
+      // and a default selection.
+      routingDef_ = index;
       const Node* route = nullptr;
       for (size_t i = first; i < form.children.size(); ++i) {
         const Node& c = form.children[i];
@@ -308,17 +322,48 @@ class Checker {
           Expr h = expr(c.children[1]);
           expect(h, Type::Int, c.children[1]);
           d.hops = std::move(h);
+        } else if (c.head() == "VcClass" || c.head() == "InjectionVcClass") {
+          vcClass(d, c);
+        } else if (c.head() == "Require") {
+          configurationExpr([&] {
+            Expr r = topologyStatement(c, Op::StmtRequire);
+            if (r.type != Type::Error) d.checks.push_back(std::move(r));
+          });
+        } else if (c.head() == "EscapeClasses") {
+          for (size_t k = 1; k < c.children.size(); ++k) {
+            const Node& name = c.children[k];
+            std::optional<Expr> cls = name.isSymbol() ? className(name) : std::nullopt;
+            if (!cls || cls->text != "network-class") {
+              error(DiagKind::UnknownName, name.range,
+                    fmt::format("EscapeClasses names network VC classes; '{}' is not one",
+                                ast::quote(name)))
+                  .withHint("declare it first with (VcClass name count)");
+              continue;
+            }
+            d.escapeClasses.emplace_back(name.text, name.range);
+          }
+        } else if (c.head() == "DefaultSelection") {
+          if (c.children.size() != 2 || !c.children[1].isSymbol()) {
+            error(DiagKind::BadDefinition, c.range,
+                  "DefaultSelection is written (DefaultSelection Name)")
+                .withHint("First, Random, MostCredits or StraightFirst");
+          } else {
+            d.defaultSelection = c.children[1].text;
+            d.defaultSelectionRange = c.children[1].range;
+          }
         } else if (!route) {
           route = &c;
         } else {
           error(DiagKind::BadDefinition, c.range,
-                fmt::format("routing '{}' has more than one port expression", d.name))
-              .withHint("combine the cases with cond");
+                fmt::format("routing '{}' has more than one route expression", d.name))
+              .withHint("combine the cases with cond, or the candidates with union");
         }
       }
       if (route) {
         b = expr(*route);
-        expect(b, Type::Port, *route);
+        // A port alone is the candidate of every VC of that port.
+        if (b.type == Type::Port) b = wrapPort(std::move(b));
+        expect(b, Type::Route, *route);
       } else if (!d.hops) {
         error(DiagKind::BadDefinition, form.range,
               fmt::format("routing '{}' gives neither a port nor (Hops ...)", d.name))
@@ -328,6 +373,7 @@ class Checker {
         b = Expr{Op::Seq};
         b.type = Type::Unit;
       }
+      routingDef_.reset();
     } else {
       if (form.children.size() != first + 1) {
         error(DiagKind::BadDefinition, form.range,
@@ -342,6 +388,105 @@ class Checker {
     }
     d.body = std::move(b);
     d.frameSize = maxSlot_;
+  }
+
+  static Expr wrapPort(Expr port) {
+    Expr to{Op::RouteTo};
+    to.type = Type::Route;
+    to.range = port.range;
+    to.kids.push_back(std::move(port));
+    return to;
+  }
+
+  // Checks f's expressions in an empty scope: class counts and requirements
+  // see the configuration, not the packet.
+  template <class F>
+  void configurationExpr(F&& f) {
+    auto saved = scope_;
+    scope_.clear();
+    f();
+    scope_ = std::move(saved);
+  }
+
+  // (VcClass name count) / (InjectionVcClass name count)
+  void vcClass(Definition& d, const Node& c) {
+    bool injection = c.head() == "InjectionVcClass";
+    if (c.children.size() != 3 || !c.children[1].isSymbol()) {
+      error(DiagKind::BadDefinition, c.range,
+            fmt::format("{} is written ({} name count)", c.head(), c.head()))
+          .withHint("for example (VcClass escape 1) or (VcClass adaptive (- (vcs) 1))");
+      return;
+    }
+    const std::string& name = c.children[1].text;
+    for (const VcClassDecl& k : d.vcClasses) {
+      if (k.name == name) {
+        error(DiagKind::DuplicateDefinition, c.children[1].range,
+              fmt::format("VC class '{}' is declared twice", name))
+            .withHint("network and injection classes share one set of names")
+            .note(k.range, "first declared here");
+        return;
+      }
+    }
+    VcClassDecl k;
+    k.name = name;
+    k.range = c.children[1].range;
+    k.injection = injection;
+    configurationExpr([&] {
+      k.count = expr(c.children[2]);
+      expect(k.count, Type::Int, c.children[2]);
+    });
+    d.vcClasses.push_back(std::move(k));
+  }
+
+  // A declared class name in the routing being checked: its index among
+  // the classes of its kind.
+  std::optional<Expr> className(const Node& n) {
+    if (!routingDef_) return std::nullopt;
+    const Definition& d = table_.defs[*routingDef_];
+    int64_t index[2] = {0, 0};
+    for (const VcClassDecl& k : d.vcClasses) {
+      if (k.name == n.text) {
+        Expr e{Op::ConstInt};
+        e.type = Type::Int;
+        e.range = n.range;
+        e.i = index[k.injection];
+        e.text = k.injection ? "injection-class" : "network-class";
+        return e;
+      }
+      ++index[k.injection];
+    }
+    return std::nullopt;
+  }
+
+  // (arrived-along), (injected), (in-class), (blocked-for): the hidden
+  // parameters of a routing body.
+  std::optional<Expr> routingContext(const Node& n) {
+    std::string_view h = n.head();
+    uint32_t slot = h == "arrived-along" ? kRoutingArrivedSlot
+                    : h == "injected"    ? kRoutingInjectedSlot
+                    : h == "in-class"    ? kRoutingInClassSlot
+                    : h == "blocked-for" ? kRoutingBlockedSlot
+                                         : 0;
+    if (slot == 0) return std::nullopt;
+    if (n.children.size() != 1) {
+      error(DiagKind::WrongArity, n.range, fmt::format("'{}' takes no arguments", h));
+      return errorExpr(n);
+    }
+    bool inBody = routingDef_ && !scope_.empty() && scope_.size() >= kRoutingParams &&
+                  scope_[slot].name.starts_with("%");
+    if (!inBody) {
+      error(DiagKind::TypeError, n.range,
+            fmt::format("({}) describes the packet being routed: it is available in a "
+                        "define-routing body only",
+                        h))
+          .withHint("pass its value to the function as a parameter");
+      return errorExpr(n);
+    }
+    Expr e{Op::Var};
+    e.type = table_.defs[*routingDef_].params[slot].type;
+    e.range = n.range;
+    e.i = slot;
+    return e;
   }
 
   uint32_t bind(const std::string& name, Type t) {
@@ -727,6 +872,7 @@ class Checker {
       const Definition& d = table_.defs[*def];
       if (d.kind == DefKind::Constant) return call(n, *def, {});
     }
+    if (std::optional<Expr> k = className(n)) return std::move(*k);
     unknownName(n, n.text);
     return errorExpr(n);
   }
@@ -734,6 +880,8 @@ class Checker {
   void unknownName(const Node& at, std::string_view name) {
     std::vector<std::string_view> names;
     for (const Var& v : scope_) names.push_back(v.name);
+    if (routingDef_)
+      for (const VcClassDecl& k : table_.defs[*routingDef_].vcClasses) names.push_back(k.name);
     for (const Definition& d : table_.defs)
       if (d.kind == DefKind::Function || d.kind == DefKind::Constant) names.push_back(d.name);
     for (const auto& [k, v] : builtins()) names.push_back(k);
@@ -819,6 +967,7 @@ class Checker {
     if (h == "and" || h == "or") return logic(n, h == "and" ? Op::And : Op::Or);
     if (h == "sum") return forLoop(n, false);
     if (std::optional<uint32_t> def = table_.find(h)) return call(n, *def, args);
+    if (std::optional<Expr> c = routingContext(n)) return std::move(*c);
     auto it = builtins().find(h);
     if (it != builtins().end()) return builtin(n, it->second, args);
     if (statements().count(h) || h == "for" || h == "when") {
@@ -919,8 +1068,20 @@ class Checker {
   Expr builtin(const Node& n, Builtin b, const std::vector<const Node*>& args) {
     int got = static_cast<int>(args.size());
     bool unaryMinus = b.op == Op::Sub && got == 1;
+    bool routeOp = b.op == Op::RouteTo || b.op == Op::RouteUnion || b.op == Op::RoutePrefer;
+    if (b.op == Op::RouteTo && (got < 1 || got > 2)) {
+      error(DiagKind::WrongArity, n.range,
+            fmt::format("'via' takes a port and a VC class, got {} argument{}", got,
+                        got == 1 ? "" : "s"))
+          .withHint("write (via (port 0 1) escape), or (via (port 0 1)) for any VC of the port");
+      return errorExpr(n);
+    }
+    if (routeOp && got < 1) {
+      error(DiagKind::WrongArity, n.range, fmt::format("'{}' takes at least one route", n.head()));
+      return errorExpr(n);
+    }
     if ((b.arity >= 0 && got != b.arity) || (b.arity < 0 && got < 2 && !unaryMinus &&
-                                              b.op != Op::MakeCoord)) {
+                                              b.op != Op::MakeCoord && !routeOp)) {
       error(DiagKind::WrongArity, n.range,
             fmt::format("'{}' takes {} argument{}, got {}", n.head(),
                         b.arity < 0 ? std::string("at least 2") : std::to_string(b.arity),
@@ -1056,6 +1217,37 @@ class Checker {
         ok = need(0, Type::Node) && need(1, Type::Node);
         e.type = Type::Bool;
         break;
+      case Op::Vcs: case Op::InjectionVcs:
+        e.type = Type::Int;
+        break;
+      case Op::Avoiding:
+        e.type = Type::Bool;
+        break;
+      case Op::RouteNone:
+        e.type = Type::Route;
+        break;
+      case Op::RouteTo:
+        ok = need(0, Type::Port);
+        if (ok && kids.size() == 2) {
+          ok = need(1, Type::Int);
+          if (ok && kids[1].text == "injection-class") {
+            error(DiagKind::TypeError, args[1]->range,
+                  fmt::format("'{}' is a class of the injection port; a route goes to a network "
+                              "port",
+                              ast::quote(*args[1])))
+                .withHint("name a class declared with (VcClass name count)");
+            return errorExpr(n);
+          }
+        }
+        e.type = Type::Route;
+        break;
+      case Op::RouteUnion: case Op::RoutePrefer:
+        for (size_t i = 0; i < kids.size(); ++i) {
+          if (kids[i].type == Type::Port) kids[i] = wrapPort(std::move(kids[i]));
+          ok &= need(i, Type::Route);
+        }
+        e.type = Type::Route;
+        break;
       default: break;
     }
     if (!ok) return errorExpr(n);
@@ -1069,6 +1261,7 @@ class Checker {
   uint32_t nextSlot_ = 0;
   uint32_t maxSlot_ = 0;
   DefKind current_ = DefKind::Function;
+  std::optional<uint32_t> routingDef_;  // the routing whose body is being checked
 };
 
 }  // namespace

@@ -18,6 +18,7 @@ std::string_view exampleValue(ValueKind k) {
     case ValueKind::FlowControl: return "Wormhole";
     case ValueKind::Routing: return "DimensionOrder";
     case ValueKind::DeadlockHandling: return "Drop";
+    case ValueKind::Selection: return "MostCredits";
     case ValueKind::Traffic: return "Uniform";
     case ValueKind::Size: return "32bit";
     case ValueKind::SizeRange: return "8byte to 32byte";
@@ -42,6 +43,7 @@ std::string enumTypeOf(ValueKind k) {
   switch (k) {
     case ValueKind::FlowControl: return "FlowControl";
     case ValueKind::DeadlockHandling: return "DeadlockHandling";
+    case ValueKind::Selection: return "Selection";
     case ValueKind::Traffic: return "Traffic";
     default: return "";
   }
@@ -74,6 +76,7 @@ class Reader {
       case ValueKind::Routing: return one(args, where) && symbol(*args[0], out.text);
       case ValueKind::FlowControl:
       case ValueKind::DeadlockHandling:
+      case ValueKind::Selection:
         return one(args, where) && enumValue(*args[0], enumTypeOf(info_.kind), out.enumValue);
       case ValueKind::Traffic: return one(args, where) && traffic(*args[0], out.traffic);
       case ValueKind::Size:

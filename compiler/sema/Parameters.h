@@ -83,6 +83,7 @@ struct Parameters {
   int64_t virtualChannels = 1;
   int64_t injectionVirtualChannels = 1;
   EnumId deadlockHandling = EnumId::DeadlockHandling_Drop;
+  std::optional<EnumId> selection;  // (Selection ...); else the routing's DefaultSelection
 
   // Runs and output.
   int64_t seed = 1;

@@ -12,14 +12,13 @@
 #include "ndl/runtime/sim_params.h"
 #include "ndl/runtime/simulator_main.h"
 
-extern "C" ndl::rt::RouteResult ndl_generated_route(const ndl::rt::RouteContext& ctx);
+extern "C" ndl::rt::RouteSet ndl_generated_route(const ndl::rt::RouteContext& ctx);
 
 namespace {
 
-// Port of a node along (dim, dir), and whether that port's link wraps:
-// filled once in main from the tables; the route function only indexes.
+// Port of a node along (dim, dir): filled once in main from the tables;
+// the route function only indexes.
 std::vector<int16_t> g_port_of;
-std::vector<uint8_t> g_port_wraps;
 int32_t g_port_dims = 0;
 
 ndl::rt::NetworkDesc makeNetwork() {
@@ -30,7 +29,6 @@ ndl::rt::NetworkDesc makeNetwork() {
   desc.nodes.resize(static_cast<size_t>(n));
   g_port_dims = static_cast<int32_t>(ndl_params_i64[NDL_P_NumPortDims]);
   g_port_of.assign(static_cast<size_t>(n) * g_port_dims * 2, -1);
-  g_port_wraps.assign(static_cast<size_t>(ndl_params_i64[NDL_P_NumPorts]), 0);
   for (int64_t v = 0; v < n; ++v) {
     for (int32_t p = ndl_port_start[v]; p < ndl_port_start[v + 1]; ++p) {
       const int32_t* f = &ndl_ports[static_cast<size_t>(p) * NDL_PORT_FIELDS];
@@ -40,7 +38,6 @@ ndl::rt::NetworkDesc makeNetwork() {
       port.direction = static_cast<ndl::rt::LinkDirection>(f[2]);
       port.dim = static_cast<int8_t>(f[3]);
       port.sign = static_cast<int8_t>(f[4]);
-      g_port_wraps[static_cast<size_t>(p)] = static_cast<uint8_t>(f[5]);
       const int32_t local = p - ndl_port_start[v];
       if (f[4] != 0 && f[3] >= 0 && f[3] < g_port_dims) {
         int16_t& slot = g_port_of[(static_cast<size_t>(v) * g_port_dims + f[3]) * 2 + (f[4] > 0)];
@@ -85,14 +82,13 @@ ndl::rt::SimParams makeParams() {
   p.pattern_params.hotspot_ratio = f[NDL_P_HotSpotShare];
   for (int64_t k = 0; k < i[NDL_P_HotSpotCount]; ++k)
     p.pattern_params.hotspot_nodes.push_back(ndl_hot_nodes[k]);
-  switch (i[NDL_P_ReferenceRouting]) {
-    case 1: p.routing = RoutingAlgorithm::kDimensionOrder; break;
-    case 2: p.routing = RoutingAlgorithm::kEcube; break;
-    default:
-      p.routing = RoutingAlgorithm::kCustom;
-      p.route_fn = ndl_generated_route;
-      p.routing_name = ndl_params_str[NDL_P_RoutingName];
-  }
+  p.route_fn = ndl_generated_route;
+  p.routing_name = ndl_params_str[NDL_P_RoutingName];
+  p.selection = static_cast<Selection>(i[NDL_P_Selection]);
+  for (int64_t k = 0; k < i[NDL_P_VirtualChannels]; ++k)
+    p.vc_class.push_back(static_cast<uint8_t>(ndl_vc_class[k]));
+  for (int64_t k = 0; k < i[NDL_P_InjectionVirtualChannels]; ++k)
+    p.injection_vc_class.push_back(static_cast<uint8_t>(ndl_inj_vc_class[k]));
   p.deadlock = static_cast<DeadlockHandling>(i[NDL_P_Deadlock]);
   p.deadlock_timeout_clocks = i[NDL_P_DeadlockTimeoutClocks];
   p.seed = static_cast<uint64_t>(i[NDL_P_Seed]);
@@ -116,24 +112,39 @@ extern "C" int64_t ndl_has_port(int64_t node, int64_t dim, int64_t dir) {
 }
 
 // The runtime's hook for generated routing (see simulator.cpp): the NDL
-// function picks (dim, dir); the port and the VC classes follow here.
-extern "C" ndl::rt::RouteResult ndl_generated_route(const ndl::rt::RouteContext& ctx) {
-  if (ctx.node == ctx.dest) return {ndl::rt::kEject, 0, 0};
+// function names candidates by (port code, class); here they become bits of
+// the router's output VCs (local port * VCs + VC).
+extern "C" ndl::rt::RouteSet ndl_generated_route(const ndl::rt::RouteContext& ctx) {
   // Node ids are never negative: passed as unsigned, the optimizer knows it
   // and turns the NDL floor division and modulo of coordinates into shifts
   // and masks (or plain unsigned arithmetic) once the routing is inlined.
   const auto id = [](int32_t node) { return static_cast<int64_t>(static_cast<uint32_t>(node)); };
-  const int64_t code = ndl_user_route(id(ctx.node), id(ctx.dest), id(ctx.src));
-  const int32_t dim = static_cast<int32_t>(code >> 1);
-  const int32_t sign = (code & 1) ? 1 : -1;
-  int32_t port = -1;
-  if (dim >= 0 && dim < g_port_dims)
-    port = g_port_of[(static_cast<size_t>(ctx.node) * g_port_dims + dim) * 2 + (sign > 0)];
-  // -2, not kEject (-1): the runtime reports a route to a missing port.
-  if (port < 0) return {-2, 0, 0};
-  const bool crosses =
-      g_port_wraps[static_cast<size_t>(ndl_port_start[ctx.node] + port)] != 0;
-  return ndl::rt::datelineHop(ctx, port, dim, crosses);
+  int64_t tiers[ndl::rt::kRouteTiers];
+  const bool injected = ctx.in_port == static_cast<int32_t>(ndl_port_start[ctx.node + 1] -
+                                                            ndl_port_start[ctx.node]);
+  ndl_user_route(id(ctx.node), id(ctx.dest), id(ctx.src), ctx.arrived, injected ? 1 : 0,
+                 ctx.in_class, ctx.blocked_for, tiers);
+  const int64_t classes = ndl_params_i64[NDL_P_NumClasses];
+  const int32_t vcs = ctx.num_vcs;
+  const int16_t* ports = &g_port_of[static_cast<size_t>(ctx.node) * g_port_dims * 2];
+  ndl::rt::RouteSet set{{0, 0, 0, 0}, -1};
+  for (int t = 0; t < ndl::rt::kRouteTiers; ++t) {
+    for (uint64_t m = static_cast<uint64_t>(tiers[t]); m != 0; m &= m - 1) {
+      const int b = __builtin_ctzll(m);
+      if (b == 63) {
+        set.bad_port = 0x7fffffff;  // a dimension the network does not have
+        return set;
+      }
+      const int32_t code = static_cast<int32_t>(b / classes);
+      const int32_t port = ports[code];
+      if (port < 0) {
+        set.bad_port = code;
+        return set;
+      }
+      set.tier[t] |= static_cast<uint64_t>(ndl_class_vcs[b % classes]) << (port * vcs);
+    }
+  }
+  return set;
 }
 
 int main(int argc, char** argv) {

@@ -26,6 +26,9 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   credit_delay_ = params.credit_delay_clocks;
   drop_timeout_ = std::max<int64_t>(1, params.deadlock_timeout_clocks);
   header_delay_ = params.router_delay_clocks;
+  selection_ = params.selection;
+  seed_ = params.seed;
+  for (int b = 0; b < 64; ++b) bit_port_[b] = static_cast<uint8_t>(b / vcs_);
   if (params.router_frequency_hz > 0 && params.router_frequency_hz != params.network_frequency_hz) {
     // The header delay is counted in router clocks; the simulation runs in link clocks.
     const double link_clocks =
@@ -56,6 +59,19 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   }
 
   ports_.assign(ports, Port{});
+  out_code_.assign(ports, -1);
+  in_code_.assign(ports, -1);
+  for (int32_t r = 0; r < routers_; ++r) {
+    for (int32_t p = 0; p < router_[r].degree; ++p) {
+      const PortDesc& port = desc.nodes[r].ports[p];
+      const int32_t g = router_[r].port_begin + p;
+      out_code_[g] = static_cast<int16_t>(portCode(port.dim, port.sign));
+      if (port.peer_node >= 0 && port.direction != LinkDirection::kOutOnly) {
+        const PortDesc& up = desc.nodes[port.peer_node].ports[port.peer_port];
+        in_code_[g] = static_cast<int16_t>(portCode(up.dim, up.sign));
+      }
+    }
+  }
   int32_t horizon = credit_delay_;
   for (int32_t r = 0; r < routers_; ++r) {
     for (int32_t p = 0; p < router_[r].degree; ++p) {
@@ -89,6 +105,8 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
       const bool pe = l >= router_[r].degree * vcs_;
       ivc_[g].port = static_cast<uint8_t>(pe ? router_[r].degree : l / vcs_);
       ivc_[g].index = static_cast<uint8_t>(pe ? l - router_[r].degree * vcs_ : l % vcs_);
+      const auto& classes = pe ? params.injection_vc_class : params.vc_class;
+      ivc_[g].cls = classes.empty() ? 0 : classes[ivc_[g].index];
     }
   }
   out_vc_.assign(ovcs, static_cast<uint16_t>(buffer_flits_));
@@ -149,11 +167,28 @@ void Network::dropFront(int32_t r, uint32_t gv, int64_t c, PacketStore& store, C
   discardFlits(r, gv, c, log);
 }
 
-void Network::badRoute(int32_t r, int32_t port) const {
+void Network::badRoute(int32_t r, int32_t dest, int32_t port) const {
+  if (port == 0x7fffffff) {
+    throw std::runtime_error(fmt::format(
+        "routing at node {} for destination {} takes a port of a dimension the network does not "
+        "have",
+        r, dest));
+  }
+  if (port >= 0) {
+    throw std::runtime_error(
+        fmt::format("routing at node {} for destination {} takes port (port {} {}), which node {} "
+                    "does not have",
+                    r, dest, port >> 1, (port & 1) ? 1 : -1, r));
+  }
   throw std::runtime_error(fmt::format(
-      "routing function returned output port {} at node {}, which has {} connected ports "
-      "(or a VC range outside 0..{})",
-      port, r, router_[r].degree, vcs_ - 1));
+      "routing at node {} for destination {} offers an output VC outside its {} connected ports "
+      "x {} VCs",
+      r, dest, router_[r].degree, vcs_));
+}
+
+void Network::noCandidate(int32_t r, int32_t dest) const {
+  throw std::runtime_error(fmt::format(
+      "routing at node {} offers no candidate route for destination {}", r, dest));
 }
 
 size_t Network::stateBytes() const {

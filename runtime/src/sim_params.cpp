@@ -32,13 +32,19 @@ std::string_view deadlockName(DeadlockHandling dh) {
 }
 
 std::string_view routingName(const SimParams& params) {
-  switch (params.routing) {
-    case RoutingAlgorithm::kDimensionOrder:
-      return "DimensionOrder";
-    case RoutingAlgorithm::kEcube:
-      return "Ecube";
-    case RoutingAlgorithm::kCustom:
-      return params.routing_name.empty() ? std::string_view("custom") : params.routing_name;
+  return params.routing_name.empty() ? std::string_view("custom") : params.routing_name;
+}
+
+std::string_view selectionName(Selection s) {
+  switch (s) {
+    case Selection::kFirst:
+      return "First";
+    case Selection::kRandom:
+      return "Random";
+    case Selection::kMostCredits:
+      return "MostCredits";
+    case Selection::kStraightFirst:
+      return "StraightFirst";
   }
   return "?";
 }
@@ -75,11 +81,13 @@ std::string validate(const SimParams& p, int32_t nodes) {
   if (p.deadlock == DeadlockHandling::kDrop && p.deadlock_timeout_clocks < 1) {
     return "Drop needs a positive DeadlockTimeout";
   }
-  if (p.deadlock == DeadlockHandling::kAvoid && p.virtual_channels < 2) {
-    return "Avoid needs at least 2 virtual channels for the dateline classes";
+  if (p.route_fn == nullptr) return "no routing function";
+  if (!p.vc_class.empty() && static_cast<int32_t>(p.vc_class.size()) != p.virtual_channels) {
+    return "the VC class table does not cover the virtual channels";
   }
-  if (p.routing == RoutingAlgorithm::kCustom && p.route_fn == nullptr) {
-    return "custom routing without a routing function";
+  if (!p.injection_vc_class.empty() &&
+      static_cast<int32_t>(p.injection_vc_class.size()) != p.injection_virtual_channels) {
+    return "the injection VC class table does not cover the injection VCs";
   }
   if (p.pattern == TrafficPattern::kCustom && p.dest_fn == nullptr) {
     return "custom traffic pattern without a destination function";

@@ -26,7 +26,7 @@
 // docs/runtime.md). Weak: plain users of the library do not. When params.route_fn is this
 // symbol, the router step is instantiated with it known, so linking the runtime's bitcode with
 // the generated module lets the optimiser inline routing into the cycle loop.
-extern "C" ndl::rt::RouteResult ndl_generated_route(const ndl::rt::RouteContext& ctx)
+extern "C" ndl::rt::RouteSet ndl_generated_route(const ndl::rt::RouteContext& ctx)
     __attribute__((weak));
 
 namespace ndl::rt {
@@ -243,9 +243,7 @@ Results Simulator::run(const RunOptions& options) {
                 flowControlName(s.params.flow_control), s.params.seed);
 
   const auto start = std::chrono::steady_clock::now();
-  const RouteFn fn = s.params.routing == RoutingAlgorithm::kCustom  ? s.params.route_fn
-                     : s.params.routing == RoutingAlgorithm::kEcube ? ecubeRoute
-                                                                    : dimensionOrderRoute;
+  const RouteFn fn = s.params.route_fn;
 #if defined(NDL_GENERATED_CORE)
   // The core of a specialized simulator (docs/codegen.md) always routes with
   // the generated function; other instantiations of the cycle loop would
@@ -255,12 +253,8 @@ Results Simulator::run(const RunOptions& options) {
   }
   s.loop(StaticRoute<ndl_generated_route>{}, options, out);
 #else
-  // The reference algorithms are instantiated with the function known, so it inlines.
-  if (fn == dimensionOrderRoute) {
-    s.loop(StaticRoute<dimensionOrderRoute>{}, options, out);
-  } else if (fn == ecubeRoute) {
-    s.loop(StaticRoute<ecubeRoute>{}, options, out);
-  } else if (ndl_generated_route != nullptr && fn == ndl_generated_route) {
+  // The generated routing is instantiated with the function known, so it inlines.
+  if (ndl_generated_route != nullptr && fn == ndl_generated_route) {
     s.loop(StaticRoute<ndl_generated_route>{}, options, out);
   } else {
     s.loop(DynamicRoute{fn}, options, out);

@@ -24,11 +24,15 @@ volatile int g_interrupted = 0;
 void onInterrupt(int) { g_interrupted = 1; }
 
 // Parameters that change the network, its routers or the compiled routing:
-// only a rebuild can change them.
+// only a rebuild can change them. The VC counts and DeadlockHandling decide the
+// routing's VC classes, which the checker lays out (docs/routing.md).
 bool isStructural(std::string_view name) {
-  static const char* kNames[] = {"Topology", "RoutingAlgorithm", "NetworkChannelWidth",
-                                 "NetworkPacketSize", "NetworkDataSize", "NetworkFrequency",
-                                 "RouterFrequency"};
+  static const char* kNames[] = {"Topology",          "RoutingAlgorithm",
+                                 "NetworkChannelWidth", "NetworkPacketSize",
+                                 "NetworkDataSize",     "NetworkFrequency",
+                                 "RouterFrequency",     "VirtualChannels",
+                                 "InjectionVirtualChannels", "DeadlockHandling",
+                                 "Selection"};
   for (const char* n : kNames)
     if (name == n) return true;
   return false;
@@ -50,13 +54,10 @@ std::string overridableList(const SimParams& p) {
   row("MessageMaxCount", fmt::format("{}", p.injection_queue_capacity));
   row("TrafficPattern", std::string(patternName(p.pattern)));
   row("FlowControlMethod", std::string(flowControlName(p.flow_control)));
-  row("VirtualChannels", fmt::format("{}", p.virtual_channels));
-  row("InjectionVirtualChannels", fmt::format("{}", p.injection_virtual_channels));
   row("NodeBufferSize", fmt::format("{}flit", p.buffer_flits));
   row("NodeHardwareDelay", fmt::format("{}clock", p.router_delay_clocks));
   row("LinkDelay", fmt::format("{}clock", p.link_delay_clocks));
   row("CreditDelay", fmt::format("{}clock", p.credit_delay_clocks));
-  row("DeadlockHandling", std::string(deadlockName(p.deadlock)));
   row("DeadlockTimeout", fmt::format("{}clock", p.deadlock_timeout_clocks));
   row("WarmupMessages", fmt::format("{}", p.warmup_messages));
   row("MeasuredMessages", fmt::format("{}", p.measured_messages));
@@ -65,7 +66,8 @@ std::string overridableList(const SimParams& p) {
   row("DataOutputFile", p.data_output_file.empty() ? "-" : p.data_output_file);
   row("ScreenOutputFile", p.screen_output_file.empty() ? "-" : p.screen_output_file);
   s += fmt::format("Times take clocks or s/ms/us/ns (network clock {} Hz). Topology, routing, "
-                   "channel width, packet sizes and clocks need a rebuild.\n",
+                   "selection, VCs, deadlock handling, channel width, packet sizes and clocks "
+                   "need a rebuild.\n",
                    hz);
   return s;
 }
@@ -177,10 +179,6 @@ bool applySetting(SimParams& p, std::string_view name, std::string_view value, s
     return integer(&p.creation_max, 0);
   } else if (name == "MessageMaxCount") {
     return integer(&p.injection_queue_capacity, 1);
-  } else if (name == "VirtualChannels" || name == "InjectionVirtualChannels") {
-    if (!integer(&v, 1)) return false;
-    (name == "VirtualChannels" ? p.virtual_channels : p.injection_virtual_channels) =
-        static_cast<int32_t>(v);
   } else if (name == "MessageCreationRate") {
     if (!parseQuantity(value, &q) || (!q.unit.empty() && q.unit != "%")) {
       return fail("expected a ratio such as 1.0% or 0.01");
@@ -240,16 +238,6 @@ bool applySetting(SimParams& p, std::string_view name, std::string_view value, s
       p.flow_control = FlowControl::kWormhole;
     } else {
       return fail("expected StoreAndForward, VirtualCutThrough or Wormhole");
-    }
-  } else if (name == "DeadlockHandling") {
-    if (value == "None") {
-      p.deadlock = DeadlockHandling::kNone;
-    } else if (value == "Drop") {
-      p.deadlock = DeadlockHandling::kDrop;
-    } else if (value == "Avoid") {
-      p.deadlock = DeadlockHandling::kAvoid;
-    } else {
-      return fail("expected None, Drop or Avoid");
     }
   } else if (name == "DataOutputFile") {
     p.data_output_file = std::string(value);

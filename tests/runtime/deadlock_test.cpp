@@ -95,7 +95,7 @@ TEST(Deadlock, NothingIsDroppedWithoutDrop) {
   for (DeadlockHandling dh : {DeadlockHandling::kNone, DeadlockHandling::kAvoid}) {
     SimParams p = deadlockProne();
     p.virtual_channels = 2;
-    p.deadlock = dh;
+    if (dh == DeadlockHandling::kAvoid) testing::useDateline(p);
     p.time_limit_clocks = 20000;
     const Results r = simulate(makeRing(8), p);
     EXPECT_EQ(r.packets.dropped, 0) << deadlockName(dh);
@@ -108,7 +108,7 @@ TEST(Deadlock, AvoidNeverDeadlocksAtSaturationOverAMillionClocks) {
   // load far beyond saturation for 10^6 clocks: flits keep moving to the very end.
   SimParams p = baseParams(FlowControl::kWormhole, 8, 2, 1);
   p.virtual_channels = 2;
-  p.deadlock = DeadlockHandling::kAvoid;
+  testing::useDateline(p);
   setLoad(p, 1.0);
   p.injection_queue_capacity = 2;
   p.deadlock_detect_clocks = 1000;
@@ -129,12 +129,12 @@ TEST(Deadlock, DimensionOrderOnMeshAndEcubeOnHypercubeNeverDeadlock) {
   // flits keep moving.
   struct Case {
     NetworkDesc desc;
-    RoutingAlgorithm routing;
+    RouteFn routing;
   };
-  for (const Case& c : {Case{makeMesh({4, 4}), RoutingAlgorithm::kDimensionOrder},
-                        Case{makeHypercube(4), RoutingAlgorithm::kEcube}}) {
+  for (const Case& c : {Case{makeMesh({4, 4}), oracle::dimensionOrder},
+                        Case{makeHypercube(4), oracle::ecube}}) {
     SimParams p = deadlockProne();
-    p.routing = c.routing;
+    p.route_fn = c.routing;
     setLoad(p, 1.0);
     p.time_limit_clocks = 50000;
     const Results r = simulate(c.desc, p);

@@ -110,7 +110,7 @@ TEST(ZeroLoadTest, WormholeWithOneFlitBufferWaitsForCredits) {
 TEST(ZeroLoadTest, EcubeOnHypercubeCorrectsOneBitPerHop) {
   const NetworkDesc cube = makeHypercube(4);
   SimParams p = baseParams(FlowControl::kVirtualCutThrough, 4, 4, 1);
-  p.routing = RoutingAlgorithm::kEcube;
+  p.route_fn = oracle::ecube;
   const int32_t pairs[][2] = {{0, 15}, {3, 5}, {8, 9}, {6, 9}};
   for (const auto& pr : pairs) {
     const int32_t hops = __builtin_popcount(static_cast<unsigned>(pr[0] ^ pr[1]));

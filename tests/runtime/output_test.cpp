@@ -21,7 +21,7 @@ using testing::setLoad;
 SimParams loaded() {
   SimParams p = baseParams(FlowControl::kVirtualCutThrough, 8, 8, 2);
   p.virtual_channels = 2;
-  p.deadlock = DeadlockHandling::kAvoid;
+  testing::useDateline(p);
   setLoad(p, 0.2);
   p.warmup_messages = 200;
   p.measured_messages = 3000;

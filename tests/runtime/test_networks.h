@@ -5,6 +5,7 @@
 #include "ndl/runtime/sim_params.h"
 #include "ndl/runtime/simulator.h"
 #include "ndl/runtime/topologies.h"
+#include "oracle_routing.h"
 
 namespace ndl::rt::testing {
 
@@ -21,7 +22,15 @@ inline SimParams baseParams(FlowControl fc, int32_t flits, int32_t buffer, int32
   p.router_delay_clocks = delay;
   p.message_min_bits = p.message_max_bits = 32 * flits;
   p.creation_rate = 0;
+  p.route_fn = oracle::dimensionOrder;
+  p.routing_name = "DimensionOrder";
   return p;
+}
+
+// Deadlock avoidance as the stdlib's DimensionOrder does it: BookSim2's dateline classes.
+inline void useDateline(SimParams& p) {
+  p.deadlock = DeadlockHandling::kAvoid;
+  p.route_fn = oracle::dimensionOrderDateline;
 }
 
 // Offered load in flits/node/clock -> messages per node per clock (one packet each).

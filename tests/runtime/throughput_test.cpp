@@ -38,7 +38,7 @@ TEST_P(UniformHops, MeanHopsEqualAnalyticAverageDistance) {
   const NetworkDesc desc = hc.wrap ? makeTorus(hc.radix) : makeMesh(hc.radix);
   SimParams p = baseParams(FlowControl::kVirtualCutThrough, 4, 8, 1);
   p.virtual_channels = 2;
-  p.deadlock = hc.wrap ? DeadlockHandling::kAvoid : DeadlockHandling::kNone;
+  if (hc.wrap) testing::useDateline(p);
   setLoad(p, 0.1);
   p.warmup_messages = 500;
   p.measured_messages = 30000;
@@ -60,7 +60,7 @@ INSTANTIATE_TEST_SUITE_P(Topologies, UniformHops,
 TEST(HypercubeHops, EcubeMeanHopsIsHalfTheDimensionOverDistinctPairs) {
   const NetworkDesc desc = makeHypercube(5);
   SimParams p = baseParams(FlowControl::kWormhole, 4, 4, 1);
-  p.routing = RoutingAlgorithm::kEcube;
+  p.route_fn = oracle::ecube;
   setLoad(p, 0.1);
   p.measured_messages = 30000;
   const Results r = simulate(desc, p);
@@ -79,7 +79,7 @@ TEST(Throughput, AcceptedEqualsOfferedBelowSaturation) {
     SimParams p = baseParams(fc, 4, 8, 1);
     p.virtual_channels = 2;
     p.injection_virtual_channels = 2;
-    p.deadlock = DeadlockHandling::kAvoid;
+    testing::useDateline(p);
     setLoad(p, 0.3);
     p.warmup_messages = 2000;
     p.measured_messages = 30000;
@@ -106,7 +106,7 @@ TEST(Throughput, AcceptedNeverExceedsChannelLoadBound) {
     for (double share : {0.5, 1.0, 2.0}) {
       SimParams p = baseParams(FlowControl::kVirtualCutThrough, 4, 8, 1);
       p.virtual_channels = 2;
-      p.deadlock = DeadlockHandling::kAvoid;
+      testing::useDateline(p);
       p.injection_queue_capacity = 8;
       setLoad(p, std::min(1.0, share * bound));
       p.warmup_messages = 1000;
@@ -155,7 +155,7 @@ TEST(Statistics, MessageWindowCountsMessagesByArrivalOrder) {
   const NetworkDesc desc = makeTorus({4, 4});
   SimParams p = baseParams(FlowControl::kWormhole, 4, 4, 1);
   p.virtual_channels = 2;
-  p.deadlock = DeadlockHandling::kAvoid;
+  testing::useDateline(p);
   setLoad(p, 0.2);
   p.warmup_messages = 100;
   p.measured_messages = 1000;
@@ -189,7 +189,7 @@ TEST(Statistics, SteadyStateIntervalCoversTheMeasuredMean) {
   const NetworkDesc desc = makeTorus({4, 4});
   SimParams p = baseParams(FlowControl::kWormhole, 4, 4, 1);
   p.virtual_channels = 2;
-  p.deadlock = DeadlockHandling::kAvoid;
+  testing::useDateline(p);
   setLoad(p, 0.4);
   p.measured_messages = 40000;
   const Results r = simulate(desc, p);

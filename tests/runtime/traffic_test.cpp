@@ -9,12 +9,13 @@
 #include <vector>
 
 #include "ndl/runtime/routing.h"
+#include "oracle_routing.h"
 #include "test_networks.h"
 
 // A generated simulator's routing function, here dimension order again: the runtime must
 // find it under this name and run it through its compile-time path.
-extern "C" ndl::rt::RouteResult ndl_generated_route(const ndl::rt::RouteContext& ctx) {
-  return ndl::rt::dimensionOrderRoute(ctx);
+extern "C" ndl::rt::RouteSet ndl_generated_route(const ndl::rt::RouteContext& ctx) {
+  return ndl::rt::oracle::dimensionOrderDateline(ctx);
 }
 
 namespace ndl::rt {
@@ -97,58 +98,65 @@ TEST(Patterns, HotSpotSendsItsShareToTheHotNodes) {
   EXPECT_NEAR(hot, n * p, 5 * std::sqrt(n * p * (1 - p)));
 }
 
-TEST(Routing, DimensionOrderTakesShorterWayWithTiesToPlus) {
+// A route's tier 0 as (port, lowest VC, highest VC); port -1 when it is empty.
+struct Hop {
+  int32_t port, lo, hi;
+};
+Hop tier0(const RouteSet& r, int32_t vcs) {
+  if (r.tier[0] == 0) return {-1, 0, 0};
+  const int32_t lo = __builtin_ctzll(r.tier[0]);
+  const int32_t hi = 63 - __builtin_clzll(r.tier[0]);
+  return {lo / vcs, lo % vcs, hi % vcs};
+}
+
+TEST(Routing, DimensionOrderOracleTakesShorterWayWithTiesToPlus) {
   const NetworkDesc ring = makeRing(8);
   const TopologyIndex topo(ring);
-  uint64_t header = 0;
   auto route = [&](int32_t node, int32_t dest) {
-    const RouteContext ctx{&topo, node, node, dest, 2, 0, 2, DeadlockHandling::kNone, &header};
-    return dimensionOrderRoute(ctx).port;
+    const RouteContext ctx{&topo, node, node, dest, 2, 0, 2, 0, -1, 0};
+    return tier0(oracle::dimensionOrder(ctx), 2).port;
   };
   EXPECT_EQ(route(0, 3), 0);  // + (port 0)
   EXPECT_EQ(route(0, 5), 1);  // - is shorter (3 < 5)
   EXPECT_EQ(route(0, 4), 0);  // tie: +
   EXPECT_EQ(route(6, 1), 0);  // + across the wrap
-  EXPECT_EQ(route(3, 3), kEject);
 }
 
-TEST(Routing, DatelineClassSwitchesWhenCrossingTheWrapLink) {
+TEST(Routing, DatelineOracleChoosesTheClassWhenEnteringTheDimension) {
   const NetworkDesc ring = makeRing(8);
   const TopologyIndex topo(ring);
-  uint64_t header = 0;
-  auto route = [&](int32_t node, int32_t in_port, int32_t in_vc) {
-    const RouteContext ctx{&topo, node, 5, 1, in_port, in_vc, 4, DeadlockHandling::kAvoid, &header};
-    return dimensionOrderRoute(ctx);
+  auto route = [&](int32_t node, int32_t dest, int32_t in_port, int32_t in_vc, int32_t arrived) {
+    const RouteContext ctx{&topo, node, 5, dest, in_port, in_vc, 4, 0, arrived, 0};
+    return tier0(oracle::dimensionOrderDateline(ctx), 4);
   };
-  // From the PE at 5 heading + to 1: class 0 (VCs 0-1).
-  RouteResult r = route(5, 2, 0);
-  EXPECT_EQ(r.vc_lo, 0);
-  EXPECT_EQ(r.vc_hi, 1);
-  // At 7 the hop 7 -> 0 crosses the wrap link: class 1 (VCs 2-3).
-  r = route(7, 1, 0);
-  EXPECT_EQ(r.vc_lo, 2);
-  EXPECT_EQ(r.vc_hi, 3);
-  // At 0, arrived on class 1 in the same dimension: stays in class 1.
-  r = route(0, 1, 2);
-  EXPECT_EQ(r.vc_lo, 2);
+  // From the PE at 5 heading + to 1: the way crosses the wrap link, class 1 (VCs 2-3) for
+  // the whole dimension (BookSim2's dateline).
+  Hop h = route(5, 1, 2, 0, -1);
+  EXPECT_EQ(h.lo, 2);
+  EXPECT_EQ(h.hi, 3);
+  // At 0, after the wrap, arrived on class 1 going +: stays in class 1.
+  h = route(0, 1, 1, 2, portCode(0, 1));
+  EXPECT_EQ(h.lo, 2);
+  // From the PE at 5 heading + to 7: no wrap on the way, class 0 (VCs 0-1).
+  h = route(5, 7, 2, 0, -1);
+  EXPECT_EQ(h.lo, 0);
+  EXPECT_EQ(h.hi, 1);
 }
 
-RouteResult dimensionOrderThroughAPointer(const RouteContext& ctx) {
-  return dimensionOrderRoute(ctx);
+RouteSet dimensionOrderThroughAPointer(const RouteContext& ctx) {
+  return oracle::dimensionOrderDateline(ctx);
 }
 
 TEST(Routing, CustomRoutingFunctionsRunLikeTheReference) {
   // The same algorithm through the function-pointer path and through the generated-symbol
-  // path must give the very same run as the built-in reference.
+  // path must give the very same run.
   SimParams p = testing::baseParams(FlowControl::kWormhole, 4, 4, 1);
   p.virtual_channels = 2;
-  p.deadlock = DeadlockHandling::kAvoid;
+  testing::useDateline(p);
   testing::setLoad(p, 0.3);
   p.measured_messages = 3000;
   const NetworkDesc desc = makeTorus({4, 4});
   const Results reference = simulate(desc, p);
-  p.routing = RoutingAlgorithm::kCustom;
-  p.routing_name = "DimensionOrder";
   for (RouteFn fn : {&dimensionOrderThroughAPointer, &ndl_generated_route}) {
     p.route_fn = fn;
     const Results r = simulate(desc, p);
@@ -159,12 +167,20 @@ TEST(Routing, CustomRoutingFunctionsRunLikeTheReference) {
   }
 }
 
-TEST(Routing, BadRouteIsAnError) {
+TEST(Routing, BadRoutesAreErrorsNamingNodeAndDestination) {
   SimParams p = testing::baseParams(FlowControl::kWormhole, 4, 4, 1);
-  p.routing = RoutingAlgorithm::kCustom;
-  p.route_fn = [](const RouteContext&) { return RouteResult{7, 0, 0}; };  // no such port
   p.script = {{0, 0, 1, 128}};
+  // A VC beyond the node's ports.
+  p.route_fn = [](const RouteContext&) { return RouteSet{{uint64_t{1} << 40, 0, 0, 0}, -1}; };
   EXPECT_THROW(simulate(makeRing(4), p), std::runtime_error);
+  // No candidate at all.
+  p.route_fn = [](const RouteContext&) { return RouteSet{{0, 0, 0, 0}, -1}; };
+  try {
+    simulate(makeRing(4), p);
+    ADD_FAILURE() << "no candidate was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "routing at node 0 offers no candidate route for destination 1");
+  }
 }
 
 TEST(Patterns, BitPatternsNeedAPowerOfTwoNodeCount) {
@@ -185,7 +201,7 @@ TEST(Traffic, BernoulliCreationRateAndRefusals) {
   // 16 nodes at 0.02 messages/node/clock for 20000 clocks: 6400 creations expected.
   SimParams p = testing::baseParams(FlowControl::kWormhole, 4, 4, 1);
   p.virtual_channels = 2;
-  p.deadlock = DeadlockHandling::kAvoid;
+  testing::useDateline(p);
   p.creation_rate = 0.02;
   p.time_limit_clocks = 20000;
   const Results r = simulate(makeTorus({4, 4}), p);
@@ -216,7 +232,7 @@ TEST(Traffic, PeriodicCreationEveryInterval) {
 TEST(Traffic, PermutationPatternsDeliverToTheirDestination) {
   SimParams p = testing::baseParams(FlowControl::kVirtualCutThrough, 4, 8, 1);
   p.virtual_channels = 2;
-  p.deadlock = DeadlockHandling::kAvoid;
+  testing::useDateline(p);
   p.pattern = TrafficPattern::kBitComplement;
   p.creation_rate = 0.01;
   p.creation_max = 500;

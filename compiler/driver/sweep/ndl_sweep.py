@@ -46,11 +46,10 @@ from pathlib import Path
 # Everything else is compiled into the simulator and needs a build per value.
 SET_PARAMS = {
     "Seed", "WarmupMessages", "MeasuredMessages", "MessageCreationMax",
-    "MessageMaxCount", "VirtualChannels", "InjectionVirtualChannels",
-    "MessageCreationRate", "MessageCreationInterval", "SimulationTime",
+    "MessageMaxCount", "MessageCreationRate", "MessageCreationInterval", "SimulationTime",
     "SimulationInterval", "DeadlockTimeout", "NodeHardwareDelay", "LinkDelay",
     "CreditDelay", "NodeBufferSize", "MessageLength", "TrafficPattern",
-    "FlowControlMethod", "DeadlockHandling", "DataOutputFile",
+    "FlowControlMethod", "DataOutputFile",
     "ScreenOutputFile",
 }
 

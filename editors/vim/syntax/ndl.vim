@@ -42,18 +42,20 @@ let s:forms = ['Topology', 'FlowControlMethod', 'NetworkChannelWidth',
       \ 'MessageMaxCount', 'SimulationInterval', 'CommunicationPatternFile',
       \ 'ProcessorPerformanceExpandRate', 'DataOutputFile',
       \ 'ScreenOutputFile', 'RoutingAlgorithm', 'VirtualChannels',
-      \ 'InjectionVirtualChannels', 'DeadlockHandling', 'DeadlockTimeout',
-      \ 'TrafficPattern', 'RouterFrequency', 'LinkDelay', 'CreditDelay',
-      \ 'Seed', 'WarmupMessages', 'MeasuredMessages', 'SimulationTime',
-      \ 'ReportPairs', 'Sweep', 'import', 'Nodes', 'Link',
+      \ 'InjectionVirtualChannels', 'Selection', 'DeadlockHandling',
+      \ 'DeadlockTimeout', 'TrafficPattern', 'RouterFrequency', 'LinkDelay',
+      \ 'CreditDelay', 'Seed', 'WarmupMessages', 'MeasuredMessages',
+      \ 'SimulationTime', 'ReportPairs', 'Sweep', 'import', 'Nodes', 'Link',
       \ 'UnidirectionalLink']
 " END GENERATED forms
 " BEGIN GENERATED enums (editors/sync_names.py --write)
 let s:enums = ['StoreAndForward', 'Wormhole', 'VirtualCutThrough',
-      \ 'DimensionOrder', 'XFirstYNext', 'Ecube', 'VectorRouting', 'Drop',
-      \ 'Avoid', 'Uniform', 'BitReversal', 'BitComplement', 'Transpose',
-      \ 'Shuffle', 'Tornado', 'Neighbor', 'HotSpot', 'AllToAll', 'Ring',
-      \ 'Mesh', 'Torus', 'Hypercube', 'RDT']
+      \ 'DimensionOrder', 'XFirstYNext', 'Ecube', 'VectorRouting',
+      \ 'MinimalAdaptive', 'WestFirst', 'NorthLast', 'NegativeFirst', 'Drop',
+      \ 'Avoid', 'First', 'Random', 'MostCredits', 'StraightFirst', 'Uniform',
+      \ 'BitReversal', 'BitComplement', 'Transpose', 'Shuffle', 'Tornado',
+      \ 'Neighbor', 'HotSpot', 'AllToAll', 'Ring', 'Mesh', 'Torus',
+      \ 'Hypercube', 'RDT']
 " END GENERATED enums
 " BEGIN GENERATED keywords (editors/sync_names.py --write)
 let s:keywords = ['let', 'if', 'cond', 'for', 'mod']

@@ -18,7 +18,7 @@
       X(Deadlock)    /* ndl::rt::DeadlockHandling */                                            \
       X(DeadlockTimeoutClocks) X(Seed) X(WarmupMessages) X(MeasuredMessages) X(TimeLimitClocks) \
           X(SamplingIntervalClocks)                                                             \
-              X(ReferenceRouting) /* 0: generated; 1: DimensionOrder; 2: Ecube */               \
+              X(Selection) /* ndl::rt::Selection */ X(NumClasses)                               \
       X(NumNodes) X(NumPorts) X(NumDims) X(NumPortDims) X(Wrap) X(Diameter) X(HotSpotCount)     \
           X(ReportPairCount)
 
@@ -54,9 +54,15 @@ extern const int32_t ndl_ports[];         // NumPorts * NDL_PORT_FIELDS
 extern const int32_t ndl_radices[];       // NumDims
 extern const int32_t ndl_hot_nodes[];     // HotSpotCount
 extern const int32_t ndl_report_pairs[];  // ReportPairCount * 2
-// The NDL routing function: the port (dim * 2 + (dir > 0)) to take from
-// `current` toward `dest`.
-int64_t ndl_user_route(int64_t current, int64_t dest, int64_t source);
+extern const int32_t ndl_vc_class[];      // VirtualChannels: the class of each network VC
+extern const int32_t ndl_inj_vc_class[];  // InjectionVirtualChannels
+extern const int64_t ndl_class_vcs[];     // NumClasses: the VCs of each class as a bit mask
+// The NDL routing function: writes the candidate routes of a header at
+// `current` bound for `dest` into out[0..3], one mask per priority tier, bit
+// (port code * NumClasses + class) for each candidate (port code = dim * 2 +
+// (dir > 0)); bit 63 marks a port of a dimension the network lacks.
+void ndl_user_route(int64_t current, int64_t dest, int64_t source, int64_t arrived,
+                    int64_t injected, int64_t in_class, int64_t blocked_for, int64_t* out);
 // Defined by the entry (generated_entry.cpp) for generated routing code:
 // 1 when `node` has the output port (dim, dir), else 0.
 int64_t ndl_has_port(int64_t node, int64_t dim, int64_t dir);

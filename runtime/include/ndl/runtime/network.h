@@ -25,7 +25,7 @@ enum class VcState : uint8_t {
   kIdle,      // the front flit (if any) is the head of a packet not yet looked at
   kWaitTail,  // store-and-forward: waiting for the tail before routing
   kRouting,   // header delay (routing + switch) running until `ready`
-  kVcAlloc,   // waiting for an output VC
+  kVcAlloc,   // waiting for an output VC: routed again every router clock
   kActive,    // owns an output VC; flits cross the switch as credits allow
   kDiscard,   // the front packet was dropped; its flits are thrown away as they come
 };
@@ -39,8 +39,8 @@ struct InputVc {
   uint16_t len = 0;    // flits of the front packet
   uint8_t out_port = 0;
   uint8_t out_vc = 0;
-  uint8_t vc_lo = 0;
-  uint8_t vc_hi = 0;
+  uint8_t cls = 0;  // fixed: the VC's class (network or injection classes)
+  uint8_t spare = 0;
   VcState state = VcState::kIdle;
   uint8_t port = 0;   // fixed: the input port this VC belongs to
   uint8_t index = 0;  // fixed: the VC's number at that port
@@ -143,12 +143,18 @@ class Network {
   uint32_t frontPacket(uint32_t gv) const {
     return flits_[static_cast<size_t>(gv) * depth_ + ivc_[gv].head];
   }
+  void routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t since, PacketStore& store);
+  // Routes a header waiting for an output VC and picks a free candidate: its output port,
+  // the free VCs of that port it may take (`want`) and the one selection chose (`first`).
+  // False when no candidate is free.
   template <class Route>
-  void routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t since, const Route& route,
-                 PacketStore& store);
+  bool selectRoute(int32_t r, int l, const InputVc& v, const RouterFrame& f, uint32_t now,
+                   const Route& route, PacketStore& store, int& o, uint64_t& want,
+                   int& first) const;
+  [[noreturn]] void noCandidate(int32_t r, int32_t dest) const;
   void discardFlits(int32_t r, uint32_t gv, int64_t c, CycleLog& log);
   void dropFront(int32_t r, uint32_t gv, int64_t c, PacketStore& store, CycleLog& log);
-  [[noreturn]] void badRoute(int32_t r, int32_t port) const;
+  [[noreturn]] void badRoute(int32_t r, int32_t dest, int32_t port) const;
 
   TopologyIndex topo_;
   FlowControl flow_;
@@ -162,6 +168,14 @@ class Network {
   int32_t header_delay_ = 1;  // link clocks (router clocks converted when the domains differ)
   int32_t credit_delay_ = 1;
   int64_t drop_timeout_ = 0;
+  Selection selection_ = Selection::kFirst;
+  uint64_t seed_ = 0;  // of selection Random
+  // Output VC bit b of a route mask (b = port * vcs + vc): its port and VC.
+  uint8_t bit_port_[64] = {};
+  // Per global port: the portCode of its output side, and of the hop that brings packets
+  // in (the travel direction seen by (arrived-along)).
+  std::vector<int16_t> out_code_;
+  std::vector<int16_t> in_code_;
 
   // per router, in one 24-byte entry: a router step starts with one cache line
   struct Router {

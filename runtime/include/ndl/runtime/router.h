@@ -1,12 +1,15 @@
 // One clock of an input-queued virtual-channel router: a header that reaches the front of
-// its VC is routed and waits the header delay; it then competes for an output VC (VC
-// allocation) and every VC with a flit and a credit competes for the crossbar (separable
-// input-first switch allocation), all with round-robin arbiters. The flow-control rules of
-// spec 2.2 decide when a header may route (store-and-forward waits for its tail) and which
-// output VC it may take (cut-through and store-and-forward need room for the whole packet).
+// its VC waits the header delay (routing and switch set-up); it then competes for an output
+// VC (VC allocation) and every VC with a flit and a credit competes for the crossbar
+// (separable input-first switch allocation), all with round-robin arbiters. While it waits
+// for an output VC the header is routed again every router clock: the routing returns
+// candidate output VCs in priority tiers (routing.h) and the selection picks a free one of
+// the first tier that has any (docs/routing.md). The flow-control rules of spec 2.2 decide
+// when a header may route (store-and-forward waits for its tail) and which output VC it may
+// take (cut-through and store-and-forward need room for the whole packet).
 //
-// A template over the routing function so that a constant function (generated code or a
-// reference algorithm) inlines into the loop.
+// A template over the routing function so that a constant function (generated code)
+// inlines into the loop.
 #pragma once
 
 #include <string>
@@ -15,19 +18,20 @@
 #include "ndl/runtime/flow_control.h"
 #include "ndl/runtime/hot.h"
 #include "ndl/runtime/network.h"
+#include "ndl/runtime/rng.h"
 
 namespace ndl::rt {
 
 // Wraps a routing function known at compile time so the router step can inline it.
 template <RouteFn kFn>
 struct StaticRoute {
-  RouteResult operator()(const RouteContext& ctx) const { return kFn(ctx); }
+  RouteSet operator()(const RouteContext& ctx) const { return kFn(ctx); }
 };
 
 // Wraps a routing function known only at run time.
 struct DynamicRoute {
   RouteFn fn;
-  RouteResult operator()(const RouteContext& ctx) const { return fn(ctx); }
+  RouteSet operator()(const RouteContext& ctx) const { return fn(ctx); }
 };
 
 NDL_HOT void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame& f, int64_t c,
@@ -63,26 +67,92 @@ NDL_HOT void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame&
   }
 }
 
-template <class Route>
+// A header at the front: it ejects here, or it will ask the routing once its delay is over.
 NDL_HOT void Network::routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t since,
-                               const Route& route, PacketStore& store) {
-  Packet& p = store.packets[frontPacket(gv)];
-  const RouteContext ctx{&topo_, r, p.src, p.dst, v.port, v.index, vcs_, deadlock_, &p.header};
-  const RouteResult res = route(ctx);
-  const int32_t deg = router_[r].degree;
-  if (res.port == kEject) {
-    v.out_port = static_cast<uint8_t>(deg);
-  } else {
-    if (res.port < 0 || res.port >= deg || ports_[router_[r].port_begin + res.port].down_vc < 0 ||
-        res.vc_hi >= vcs_ || res.vc_lo > res.vc_hi) {
-      badRoute(r, res.port);
-    }
-    v.out_port = static_cast<uint8_t>(res.port);
-    v.vc_lo = res.vc_lo;
-    v.vc_hi = res.vc_hi;
-  }
+                                      PacketStore& store) {
+  const bool here = store.packets[frontPacket(gv)].dst == r;
+  v.out_port = here ? static_cast<uint8_t>(router_[r].degree) : uint8_t{0xff};
   v.ready = since + static_cast<uint32_t>(header_delay_);
   v.state = VcState::kRouting;
+}
+
+template <class Route>
+NDL_HOT bool Network::selectRoute(int32_t r, int l, const InputVc& v, const RouterFrame& f,
+                                  uint32_t now, const Route& route, PacketStore& store, int& o,
+                                  uint64_t& want, int& first) const {
+  const Packet& p = store.packets[frontPacket(static_cast<uint32_t>(router_[r].vc_begin + l))];
+  const RouteContext ctx{&topo_,  r,        p.src,        p.dst,
+                         v.port,  v.index,  vcs_,         v.cls,
+                         in_code_[f.pb + v.port], now - v.ready};
+  const RouteSet set = route(ctx);
+  if (set.bad_port >= 0) badRoute(r, p.dst, set.bad_port);
+  const int outs = f.deg * vcs_;
+  const uint64_t valid = outs >= 64 ? ~uint64_t{0} : (uint64_t{1} << outs) - 1;
+  const uint16_t need = static_cast<uint16_t>(creditsToAllocate(flow_, v.len));
+  uint64_t any = 0;
+  for (int t = 0; t < kRouteTiers; ++t) {
+    const uint64_t tier = set.tier[t];
+    any |= tier;
+    if (tier & ~valid) badRoute(r, p.dst, -1);
+    // The free candidates: not owned (the entry is then the credit count) and room enough.
+    uint64_t free = 0;
+    for (uint64_t m = tier; m != 0; m &= m - 1) {
+      const int b = __builtin_ctzll(m);
+      const uint16_t e = out_vc_[f.ob + b];
+      if (e < kOwned && e >= need) free |= uint64_t{1} << b;
+    }
+    if (free == 0) continue;
+    int pick = __builtin_ctzll(free);  // First
+    switch (selection_) {
+      case Selection::kFirst:
+        break;
+      case Selection::kRandom: {
+        // A hash of (seed, router, VC, clock): deterministic whatever order routers run in.
+        uint64_t h = seed_ ^ (static_cast<uint64_t>(r) << 20) ^ (static_cast<uint64_t>(l) << 8) ^
+                     (static_cast<uint64_t>(now) << 32);
+        h = splitMix64(h);
+        // k uniform in [0, count) by a multiply, not a division (Lemire).
+        int k = static_cast<int>(((h >> 32) * static_cast<uint64_t>(__builtin_popcountll(free))) >>
+                                 32);
+        uint64_t m = free;
+        while (k-- > 0) m &= m - 1;
+        pick = __builtin_ctzll(m);
+        break;
+      }
+      case Selection::kMostCredits: {
+        uint16_t best = 0;
+        for (uint64_t m = free; m != 0; m &= m - 1) {
+          const int b = __builtin_ctzll(m);
+          if (out_vc_[f.ob + b] > best) {
+            best = out_vc_[f.ob + b];
+            pick = b;
+          }
+        }
+        break;
+      }
+      case Selection::kStraightFirst: {
+        const int16_t along = in_code_[f.pb + v.port];
+        if (along < 0) break;
+        for (uint64_t m = free; m != 0; m &= m - 1) {
+          const int b = __builtin_ctzll(m);
+          if (out_code_[f.pb + bit_port_[b]] == along) {
+            pick = b;
+            break;
+          }
+        }
+        break;
+      }
+    }
+    o = bit_port_[pick];
+    if (ports_[f.pb + o].down_vc < 0) badRoute(r, p.dst, -1);
+    const uint64_t port_bits = (vcs_ >= 64 ? ~uint64_t{0} : (uint64_t{1} << vcs_) - 1)
+                               << (o * vcs_);
+    want = free & port_bits;
+    first = pick - o * vcs_;
+    return true;
+  }
+  if (any == 0) noCandidate(r, p.dst);
+  return false;
 }
 
 template <class Route>
@@ -100,6 +170,8 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
 
   uint64_t va_req[kMaxPorts];  // per output port: local VCs asking for an output VC
   uint32_t va_ports = 0;
+  uint64_t va_want[kMaxLocalVcs];  // per asking VC: the free VCs of its port it may take
+  uint8_t va_first[kMaxLocalVcs];  // and the one its selection chose
   uint64_t sa_req[kMaxPorts];  // per input port: local VCs ready to cross the switch
   uint32_t sa_ports = 0;
   uint64_t heads = 0;  // local VCs whose header is ready to leave
@@ -120,7 +192,7 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     if (v.state == VcState::kWaitTail) {
       // Store-and-forward routes a packet only once all of it is here.
       if (waitsForTail(flow_) && v.count < v.len) continue;
-      routeHead(r, gv, v, since, route, store);
+      routeHead(r, gv, v, since, store);
     }
     if (v.state == VcState::kRouting) {
       if (static_cast<int32_t>(now - v.ready) < 0) continue;
@@ -132,11 +204,17 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     }
     if (v.sent == 0) heads |= uint64_t{1} << l;
     if (v.state == VcState::kVcAlloc) {
-      const uint32_t bit = 1u << v.out_port;
+      int o = 0, first = 0;
+      uint64_t want = 0;
+      if (!selectRoute(r, l, v, frame, now, route, store, o, want, first)) continue;
+      va_want[l] = want >> (o * vcs_);
+      va_first[l] = static_cast<uint8_t>(first);
+      v.out_port = static_cast<uint8_t>(o);
+      const uint32_t bit = 1u << o;
       if (va_ports & bit) {
-        va_req[v.out_port] |= uint64_t{1} << l;
+        va_req[o] |= uint64_t{1} << l;
       } else {
-        va_req[v.out_port] = uint64_t{1} << l;
+        va_req[o] = uint64_t{1} << l;
         va_ports |= bit;
       }
       continue;
@@ -164,7 +242,11 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
       req &= ~(uint64_t{1} << l);
       InputVc& v = ivc_[vb + l];
       const int32_t base = ob + o * vcs_;
-      for (int32_t k = v.vc_lo; k <= v.vc_hi; ++k) {
+      // The chosen VC first, then the lowest one still free (an earlier grant of this clock
+      // may have taken the chosen one).
+      int32_t k = va_first[l];
+      uint64_t rest = va_want[l] & ~(uint64_t{1} << k);
+      for (;; k = __builtin_ctzll(rest), rest &= rest - 1) {
         // Not owned: the entry is the credit count itself.
         if (out_vc_[base + k] < kOwned && out_vc_[base + k] >= creditsToAllocate(flow_, v.len)) {
           out_vc_[base + k] |= kOwned;
@@ -185,6 +267,7 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
           }
           break;
         }
+        if (rest == 0) break;
       }
     }
   }

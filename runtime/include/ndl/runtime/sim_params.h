@@ -19,8 +19,6 @@ enum class FlowControl : uint8_t { kStoreAndForward, kVirtualCutThrough, kWormho
 // message every creation_interval_clocks with a random phase per source.
 enum class CreationProcess : uint8_t { kBernoulli, kPeriodic };
 
-enum class RoutingAlgorithm : uint8_t { kDimensionOrder, kEcube, kCustom };
-
 // A message created at a given clock regardless of the synthetic process: for tests, probes
 // and (later) trace-driven workloads.
 struct ScriptedMessage {
@@ -61,9 +59,13 @@ struct SimParams {
   std::vector<ScriptedMessage> script;  // extra messages, in clock order
 
   // ---- routing and deadlocks
-  RoutingAlgorithm routing = RoutingAlgorithm::kDimensionOrder;
-  RouteFn route_fn = nullptr;  // kCustom (generated code)
-  std::string routing_name;    // for reports when kCustom
+  RouteFn route_fn = nullptr;  // required: generated from NDL, or a test's oracle
+  std::string routing_name;    // for reports
+  Selection selection = Selection::kFirst;
+  // The VC class of each network VC (virtual_channels entries) and of each injection VC;
+  // empty: every VC in class 0.
+  std::vector<uint8_t> vc_class;
+  std::vector<uint8_t> injection_vc_class;
   DeadlockHandling deadlock = DeadlockHandling::kNone;
   int64_t deadlock_timeout_clocks = 0;  // Drop: a header blocked this long is removed
   // No flit moved for this long while flits are in the network: reported as a deadlock.
@@ -86,6 +88,7 @@ struct SimParams {
 std::string_view flowControlName(FlowControl fc);
 std::string_view deadlockName(DeadlockHandling dh);
 std::string_view routingName(const SimParams& params);
+std::string_view selectionName(Selection s);
 
 // Empty if the parameters are usable with `nodes` nodes, else what is wrong.
 std::string validate(const SimParams& params, int32_t nodes);
