@@ -1,0 +1,149 @@
+// The router's use of candidate routes (docs/routing.md): a header waiting for an output VC
+// is routed again every router clock and sees how long it has waited; priority tiers are
+// tried in order; the selections pick among free candidates and stay deterministic.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "oracle_routing.h"
+#include "test_networks.h"
+
+namespace ndl::rt {
+namespace {
+
+using testing::baseParams;
+using testing::setLoad;
+
+// Observations of the routing calls of one run (the tests run one simulation at a time).
+struct Seen {
+  int64_t calls = 0;
+  uint32_t max_blocked = 0;
+  int64_t escaped = 0;  // headers that took the fallback tier
+};
+Seen g_seen;
+
+RouteSet countingDor(const RouteContext& ctx) {
+  ++g_seen.calls;
+  g_seen.max_blocked = std::max(g_seen.max_blocked, ctx.blocked_for);
+  return oracle::dimensionOrder(ctx);
+}
+
+TEST(Rerouting, WaitingHeadersAreRoutedAgainAndSeeTheirWait) {
+  // A 4-node ring at a load beyond saturation: headers wait, and every clock of waiting is
+  // one more routing call with a larger blocked_for.
+  SimParams p = baseParams(FlowControl::kWormhole, 8, 8, 1);
+  p.virtual_channels = 1;
+  p.route_fn = countingDor;
+  setLoad(p, 0.2);
+  p.creation_max = 2000;
+  p.deadlock_timeout_clocks = 1000;
+  g_seen = {};
+  const Results r = simulate(makeMesh({4}), p);
+  ASSERT_EQ(r.messages.delivered, 2000);
+  EXPECT_GT(r.collisions_total, 0);
+  // One call per packet hop when nothing waits (the destination ejects without asking);
+  // blocked headers asked again.
+  EXPECT_GT(g_seen.calls, r.flit_hops / 8 * 11 / 10);
+  EXPECT_GT(g_seen.max_blocked, 8u);
+}
+
+TEST(Rerouting, AnIdleHeaderIsRoutedOncePerHop) {
+  SimParams p = baseParams(FlowControl::kWormhole, 4, 4, 1);
+  p.route_fn = countingDor;
+  g_seen = {};
+  const Results r = testing::runSingle(makeMesh({8}), p, 0, 7);
+  ASSERT_EQ(r.messages.delivered, 1);
+  EXPECT_EQ(g_seen.calls, 7);  // one per router before the destination, which ejects
+  EXPECT_EQ(g_seen.max_blocked, 0u);
+}
+
+// Tier 0: VC 0 of the minimal port; tier 1: VC 1 of it. A header takes VC 1 only when VC 0
+// is not free.
+RouteSet tieredDor(const RouteContext& ctx) {
+  const RouteSet any = oracle::dimensionOrder(ctx);
+  const int port = __builtin_ctzll(any.tier[0]) / ctx.num_vcs;
+  RouteSet r = oracle::single(port, ctx.num_vcs, 0, 1);
+  r.tier[1] = oracle::single(port, ctx.num_vcs, 1, 2).tier[0];
+  if (ctx.in_vc == 1 && ctx.in_port != ctx.topo->nodes()) ++g_seen.escaped;
+  return r;
+}
+
+TEST(Tiers, TheSecondTierIsUsedOnlyWhenTheFirstIsBusy) {
+  SimParams p = baseParams(FlowControl::kWormhole, 8, 8, 1);
+  p.virtual_channels = 2;
+  p.route_fn = tieredDor;
+  // Alone in the network, a packet never leaves tier 0.
+  g_seen = {};
+  Results r = testing::runSingle(makeMesh({8}), p, 0, 7);
+  ASSERT_EQ(r.messages.delivered, 1);
+  EXPECT_EQ(g_seen.escaped, 0);
+  // Under load, VC 0 is often owned: some headers arrive on VC 1.
+  setLoad(p, 0.4);
+  p.creation_max = 3000;
+  g_seen = {};
+  r = simulate(makeMesh({8}), p);
+  ASSERT_EQ(r.messages.delivered, 3000);
+  EXPECT_GT(g_seen.escaped, 0);
+}
+
+// On a ring of even radix, half-way destinations have two minimal ways; offering both lets
+// the selection choose.
+RouteSet bothWaysAtTies(const RouteContext& ctx) {
+  const TopologyIndex& t = *ctx.topo;
+  const int32_t k = t.radix(0);
+  const int32_t fwd = ((t.coord(ctx.dest, 0) - t.coord(ctx.node, 0)) % k + k) % k;
+  if (2 * fwd != k) return oracle::dimensionOrder(ctx);
+  // At the source only: afterwards the way is no longer a tie.
+  const RouteSet plus = oracle::single(t.dirPort(ctx.node, 0, 1), ctx.num_vcs, 0, ctx.num_vcs);
+  const RouteSet minus = oracle::single(t.dirPort(ctx.node, 0, -1), ctx.num_vcs, 0, ctx.num_vcs);
+  return RouteSet{{plus.tier[0] | minus.tier[0], 0, 0, 0}, -1};
+}
+
+Results tieRun(Selection s, uint64_t seed) {
+  SimParams p = baseParams(FlowControl::kWormhole, 4, 8, 1);
+  p.virtual_channels = 2;
+  testing::useDateline(p);  // the dateline oracle for everything but the ties
+  p.route_fn = bothWaysAtTies;
+  p.selection = s;
+  p.seed = seed;
+  p.creation_rate = 0;
+  // Every node sends 200 messages half way round.
+  for (int64_t c = 0; c < 200; ++c)
+    for (int32_t n = 0; n < 8; ++n) p.script.push_back({c * 20, n, (n + 4) % 8, 128});
+  return simulate(makeRing(8), p);
+}
+
+TEST(Selection, RandomSplitsTiesAndIsDeterministic) {
+  const Results first = tieRun(Selection::kFirst, 1);
+  const Results random = tieRun(Selection::kRandom, 1);
+  ASSERT_EQ(first.messages.delivered, 1600);
+  ASSERT_EQ(random.messages.delivered, 1600);
+  // First takes + (port 0) whenever it is free and loads the + ring; Random spreads the
+  // half-way traffic over both rings and waits less.
+  EXPECT_LT(random.network_latency.mean, first.network_latency.mean);
+  // The same seed gives the same run; another seed another one.
+  const Results again = tieRun(Selection::kRandom, 1);
+  EXPECT_EQ(again.cycles, random.cycles);
+  EXPECT_DOUBLE_EQ(again.network_latency.mean, random.network_latency.mean);
+  EXPECT_EQ(again.collisions_total, random.collisions_total);
+  const Results other = tieRun(Selection::kRandom, 2);
+  EXPECT_NE(other.network_latency.mean, random.network_latency.mean);
+}
+
+TEST(Selection, EverySelectionDeliversEverythingOnATorus) {
+  for (Selection s : {Selection::kFirst, Selection::kRandom, Selection::kMostCredits,
+                      Selection::kStraightFirst}) {
+    SimParams p = baseParams(FlowControl::kWormhole, 4, 8, 1);
+    p.virtual_channels = 2;
+    testing::useDateline(p);
+    p.selection = s;
+    setLoad(p, 0.3);
+    p.creation_max = 4000;
+    const Results r = simulate(makeTorus({4, 4}), p);
+    EXPECT_EQ(r.messages.delivered, 4000) << selectionName(s);
+    EXPECT_EQ(r.status, RunStatus::kOk) << selectionName(s);
+  }
+}
+
+}  // namespace
+}  // namespace ndl::rt
