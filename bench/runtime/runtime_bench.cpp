@@ -13,6 +13,7 @@
 #include <fstream>
 #include <string>
 
+#include "oracle_routing.h"
 #include "ndl/runtime/simulator.h"
 #include "ndl/runtime/topologies.h"
 
@@ -67,6 +68,8 @@ int main(int argc, char** argv) {
   p.injection_virtual_channels = 1;
   p.router_delay_clocks = 1;
   p.deadlock = DeadlockHandling::kAvoid;
+  // The runtime has no routing of its own: the test oracle of the stdlib's DimensionOrder.
+  p.route_fn = oracle::dimensionOrderDateline;
   p.message_min_bits = p.message_max_bits = p.data_bits_per_packet;  // one packet
   p.creation_rate = load / p.packet_flits;
   p.time_limit_clocks = clocks;

@@ -139,6 +139,14 @@ bool configureRouting(const sema::CheckedProgram& program, Network& net, Evaluat
   return true;
 }
 
+// Does e read frame slot `slot` (of the definition it belongs to)?
+bool readsVar(const sema::Expr& e, uint32_t slot) {
+  if (e.op == sema::Op::Var && e.i == slot) return true;
+  for (const sema::Expr& k : e.kids)
+    if (readsVar(k, slot)) return true;
+  return false;
+}
+
 }  // namespace
 
 std::optional<Network> elaborate(const sema::CheckedProgram& program, Evaluator& evaluator,
@@ -261,10 +269,16 @@ RouteFunctions routeFunctions(const Network& network, const sema::DefinitionTabl
     }
     return CandidateStatus::kOk;
   };
-  // Routings in NDL see only (current, dest, source), how the packet
-  // arrived, and the network's coordinates; on a network with declared
-  // symmetry their routes from the representatives stand for all.
-  fns.translationInvariant = !network.graph.representatives.empty() && defs.defs[def].hasRoute;
+  // On a network with declared symmetry the routes of a routing that does
+  // not depend on where it is stand for all: the analyses may then trace
+  // from the representatives only. Assumed only when it cannot be wrong by
+  // construction: a routing that reads `source`, or spreads packets over
+  // several VC classes (dateline classes depend on absolute coordinates),
+  // is traced everywhere.
+  int usedClasses = 0;
+  for (int32_t n : classes->count) usedClasses += n > 0;
+  fns.translationInvariant = !network.graph.representatives.empty() && defs.defs[def].hasRoute &&
+                             usedClasses <= 1 && !readsVar(defs.defs[def].body, 2);
   return fns;
 }
 

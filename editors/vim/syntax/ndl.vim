@@ -51,11 +51,11 @@ let s:forms = ['Topology', 'FlowControlMethod', 'NetworkChannelWidth',
 " BEGIN GENERATED enums (editors/sync_names.py --write)
 let s:enums = ['StoreAndForward', 'Wormhole', 'VirtualCutThrough',
       \ 'DimensionOrder', 'XFirstYNext', 'Ecube', 'VectorRouting',
-      \ 'MinimalAdaptive', 'WestFirst', 'NorthLast', 'NegativeFirst', 'Drop',
-      \ 'Avoid', 'First', 'Random', 'MostCredits', 'StraightFirst', 'Uniform',
-      \ 'BitReversal', 'BitComplement', 'Transpose', 'Shuffle', 'Tornado',
-      \ 'Neighbor', 'HotSpot', 'AllToAll', 'Ring', 'Mesh', 'Torus',
-      \ 'Hypercube', 'RDT']
+      \ 'MinimalAdaptive', 'WestFirst', 'NorthLast', 'NegativeFirst',
+      \ 'OddEven', 'Drop', 'Avoid', 'First', 'Random', 'MostCredits',
+      \ 'StraightFirst', 'Uniform', 'BitReversal', 'BitComplement',
+      \ 'Transpose', 'Shuffle', 'Tornado', 'Neighbor', 'HotSpot', 'AllToAll',
+      \ 'Ring', 'Mesh', 'Torus', 'Hypercube', 'RDT']
 " END GENERATED enums
 " BEGIN GENERATED keywords (editors/sync_names.py --write)
 let s:keywords = ['let', 'if', 'cond', 'for', 'mod']

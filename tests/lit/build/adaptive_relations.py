@@ -2,7 +2,7 @@
 
 - MinimalAdaptive accepts more traffic than DimensionOrder past saturation on
   an 8x8 mesh under transpose and on an 8x8 torus under uniform traffic.
-- The turn models (WestFirst, NorthLast, NegativeFirst) never deadlock on an
+- The turn models (WestFirst, NorthLast, NegativeFirst, OddEven) never deadlock on an
   8x8 mesh with one VC, driven far past saturation: every message the
   sources got into their queues is delivered once they stop.
 
@@ -67,7 +67,7 @@ for topology, pattern, dor_extra in (("Mesh 8 8", "Transpose", ""),
         sys.exit(f"{topology} {pattern}: MinimalAdaptive {adaptive:.3f} does not beat "
                  f"DimensionOrder {dor:.3f}")
 
-for routing in ("WestFirst", "NorthLast", "NegativeFirst"):
+for routing in ("WestFirst", "NorthLast", "NegativeFirst", "OddEven"):
     r = run(f"turn-{routing}",
             f"(Topology (Mesh 8 8))\n(RoutingAlgorithm {routing})\n(MessageCreationRate 20%)\n"
             "(MessageCreationMax 400000)\n(SimulationTime 2000000clock)\n(TrafficPattern Uniform)\n"
