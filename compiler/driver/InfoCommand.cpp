@@ -116,7 +116,7 @@ int runInfo(const InfoOptions& options) {
   std::string deadlockText;
   if (r.deadlock && r.deadlock->status == elab::AnalysisStatus::kOk) {
     deadlockFree = r.deadlock->deadlockFree;
-    deadlockText = r.deadlock->deadlockFree ? "none: the channel dependency graph is acyclic"
+    deadlockText = r.deadlock->deadlockFree ? "none: " + r.deadlock->reason
                                             : "possible: cycle " + r.deadlock->cycleText;
   } else if (r.deadlock) {
     deadlockText = "not analysed: " + r.deadlock->message;
@@ -158,6 +158,7 @@ int runInfo(const InfoOptions& options) {
     j["virtual_channels"] = p.virtualChannels;
     j["deadlock_free"] = deadlockFree ? json(*deadlockFree) : json(nullptr);
     if (r.deadlock && !r.deadlock->deadlockFree) j["deadlock_cycle"] = r.deadlock->cycleText;
+    if (r.deadlock && r.deadlock->deadlockFree) j["deadlock_reason"] = r.deadlock->reason;
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << fmt::format("network           {}\n", g.name);

@@ -58,12 +58,15 @@ void checkDeadlock(FrontEndResult& result, DiagnosticEngine& diags) {
   elab::DeadlockOptions options;
   options.numVcs = static_cast<uint32_t>(params.virtualChannels);
   options.escapeClasses = net.escapeClasses;
-  result.deadlock = elab::checkDeadlock(net.graph, fns, options);
-  const elab::DeadlockResult& d = *result.deadlock;
+  // Route traces find what the dependency check cannot see: a routing loop.
+  const elab::RoutingStats traced = elab::routingHops(net.graph, fns);
+  if (traced.errors.empty()) result.deadlock = elab::checkDeadlock(net.graph, fns, options);
   SourceRange site = params.topology.call->range;
   if (failed) return;  // the evaluation error is reported
-  if (!d.errors.empty()) {
-    const elab::RouteError& e = d.errors.front();
+  const std::vector<elab::RouteError>& errors =
+      !traced.errors.empty() ? traced.errors : result.deadlock->errors;
+  if (!errors.empty()) {
+    const elab::RouteError& e = errors.front();
     diags.report(DiagKind::RoutingError, site,
                  fmt::format("routing {} fails on {}: {}", routing.name, params.topology.text,
                              e.message))
@@ -71,6 +74,7 @@ void checkDeadlock(FrontEndResult& result, DiagnosticEngine& diags) {
         .note(routing.nameRange, "routing defined here");
     return;
   }
+  const elab::DeadlockResult& d = *result.deadlock;
   if (d.status == elab::AnalysisStatus::kOk && !d.deadlockFree) {
     std::string handling =
         avoid ? fmt::format("under DeadlockHandling Avoid {} uses VC classes that do not break "
