@@ -3,117 +3,52 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <bit>
-
-#include "compiler/elaborate/GraphCheck.h"
-#include "compiler/elaborate/Metrics.h"
+#include <map>
+#include <tuple>
 
 namespace ndl::elab {
 
-uint32_t vcClasses(VcPolicy policy) { return policy == VcPolicy::kDateline ? 2 : 1; }
-
-uint8_t nextClass(const Graph& g, VcPolicy policy, uint8_t cls, ChannelId from, ChannelId to) {
-  if (policy == VcPolicy::kAnyVc) return 0;
-  const Channel& b = g.channels[to];
-  const uint8_t crosses = (b.flags & kWrap) ? 1 : 0;
-  if (from == kNoChannel || g.channels[from].dim != b.dim) return crosses;
-  return cls | crosses;
-}
-
 uint64_t DependencyGraph::edgeCount() const {
   uint64_t n = 0;
-  for (uint64_t m : next) n += std::popcount(m);
+  for (const auto& s : succ) n += s.size();
   return n;
 }
 
 namespace {
 
-constexpr uint32_t kMaxSegment = (1u << 26) - 1;
+// A blocked-for value standing for "blocked for long": routings that escape
+// or recover after a wait give their late answer.
+constexpr uint32_t kLongWait = 1u << 30;
 
-// Open-addressing map from a turn (channel, next port) to the range of
-// segment lengths seen with it. The turn count is bounded by channels x
-// ports, far below the number of hops traced, so lookups dominate.
-class TurnMap {
- public:
-  struct Range {
-    uint32_t minH = UINT32_MAX;
-    uint32_t maxH = 0;
-  };
+void addEdge(std::vector<uint32_t>& list, uint32_t w) {
+  if (std::find(list.begin(), list.end(), w) == list.end()) list.push_back(w);
+}
 
-  TurnMap() : keys_(1024, kEmpty), values_(1024) {}
-
-  void add(uint64_t key, uint32_t h) {
-    if ((size_ + 1) * 2 > keys_.size()) grow();
-    const size_t i = slot(key);
-    if (keys_[i] == kEmpty) {
-      keys_[i] = key;
-      ++size_;
-    }
-    values_[i].minH = std::min(values_[i].minH, h);
-    values_[i].maxH = std::max(values_[i].maxH, h);
-  }
-
-  template <class F>
-  void forEach(F&& f) const {
-    for (size_t i = 0; i < keys_.size(); ++i)
-      if (keys_[i] != kEmpty) f(keys_[i], values_[i]);
-  }
-  size_t size() const { return size_; }
-
- private:
-  static constexpr uint64_t kEmpty = UINT64_MAX;
-
-  size_t slot(uint64_t key) const {
-    const size_t mask = keys_.size() - 1;
-    uint64_t h = key * 0x9E3779B97F4A7C15ULL;
-    size_t i = (h ^ h >> 29) & mask;
-    while (keys_[i] != kEmpty && keys_[i] != key) i = (i + 1) & mask;
-    return i;
-  }
-
-  void grow() {
-    std::vector<uint64_t> keys(keys_.size() * 2, kEmpty);
-    std::vector<Range> values(keys.size());
-    keys.swap(keys_);
-    values.swap(values_);
-    for (size_t i = 0; i < keys.size(); ++i) {
-      if (keys[i] == kEmpty) continue;
-      const size_t j = slot(keys[i]);
-      keys_[j] = keys[i];
-      values_[j] = values[i];
-    }
-  }
-
-  std::vector<uint64_t> keys_;
-  std::vector<Range> values_;
-  size_t size_ = 0;
-};
-
-uint64_t turnKey(ChannelId c, uint32_t port) { return static_cast<uint64_t>(c) << 6 | port; }
-
-// Node ids as mixed-radix coordinates, dimension 0 fastest; translations
-// add coordinates modulo the radices.
+// Node ids as mixed-radix coordinates, dimension 0 fastest; translations add
+// coordinates modulo the radices.
 class MixedRadix {
  public:
   explicit MixedRadix(const std::vector<int64_t>& radices) {
     for (int64_t k : radices) radices_.push_back(static_cast<uint32_t>(k));
   }
-  size_t dims() const { return radices_.size(); }
-
-  void decode(NodeId n, uint32_t* out) const {
-    for (size_t i = 0; i < radices_.size(); ++i) {
-      out[i] = n % radices_[i];
-      n /= radices_[i];
+  NodeId neg(NodeId a) const {
+    NodeId id = 0, stride = 1;
+    for (uint32_t k : radices_) {
+      id += ((k - a % k) % k) * stride;
+      a /= k;
+      stride *= k;
     }
+    return id;
   }
-  // a + sign * b, coordinatewise modulo the radices.
-  NodeId combine(const uint32_t* a, const uint32_t* b, bool subtract) const {
-    NodeId id = 0;
-    for (size_t i = radices_.size(); i-- > 0;) {
-      const uint32_t k = radices_[i];
-      uint32_t d = subtract ? a[i] + (k - b[i]) : a[i] + b[i];
-      if (d >= k) d -= k;
-      id = id * k + d;
+  NodeId sub(NodeId a, NodeId b) const { return add(a, neg(b)); }
+  NodeId add(NodeId a, NodeId b) const {
+    NodeId id = 0, stride = 1;
+    for (uint32_t k : radices_) {
+      const uint32_t x = a % k, y = b % k;
+      a /= k;
+      b /= k;
+      id += ((x + y) % k) * stride;
+      stride *= k;
     }
     return id;
   }
@@ -122,338 +57,307 @@ class MixedRadix {
   std::vector<uint32_t> radices_;
 };
 
-// The channel at `src` along the same dimension as `like` that enters `dst`,
-// preferring the same direction (on a radix-2 dimension a translate may
-// turn + into -). kNoChannel when the translate does not exist.
-ChannelId channelLike(const Graph& g, const Channel& like, NodeId src, NodeId dst,
-                      bool& dirChanged) {
-  ChannelId found = kNoChannel;
-  for (ChannelId x = g.outBegin(src); x < g.outEnd(src); ++x) {
-    const Channel& ch = g.channels[x];
-    if (ch.dim != like.dim || ch.dst != dst) continue;
-    if (ch.dir == like.dir) {
-      dirChanged = false;
-      return x;
-    }
-    if (found == kNoChannel) found = x;
-  }
-  dirChanged = true;
-  return found;
-}
-
-// For the dateline classes of translated routes: how many hops back along
-// the straight line (same dimension and direction) ending at each channel
-// the nearest kWrap channel is; 0 for a wrap channel, UINT32_MAX if none.
-std::vector<uint32_t> hopsBackToWrap(const Graph& g) {
-  const size_t m = g.channels.size();
-  std::vector<ChannelId> prev(m, kNoChannel);
-  for (ChannelId e = 0; e < m; ++e) {
-    const Channel& ch = g.channels[e];
-    const ChannelId n = g.findPort(ch.dst, ch.dim, ch.dir);
-    if (n != kNoChannel) prev[n] = e;
-  }
-  constexpr uint32_t kUnknown = UINT32_MAX - 1, kInProgress = UINT32_MAX - 2, kNone = UINT32_MAX;
-  std::vector<uint32_t> back(m, kUnknown);
-  std::vector<ChannelId> chain;
-  for (ChannelId c = 0; c < m; ++c) {
-    if (back[c] != kUnknown) continue;
-    chain.clear();
-    ChannelId x = c;
-    while (x != kNoChannel && back[x] == kUnknown && !(g.channels[x].flags & kWrap)) {
-      back[x] = kInProgress;
-      chain.push_back(x);
-      x = prev[x];
-    }
-    uint32_t base;
-    if (x == kNoChannel || back[x] == kInProgress) {
-      base = kNone;  // the line starts somewhere, or circles, without a wrap
-    } else if (back[x] == kUnknown) {
-      base = back[x] = 0;  // x is a wrap channel
-    } else {
-      base = back[x];
-    }
-    for (size_t i = 0; i < chain.size(); ++i)
-      back[chain[i]] = base == kNone ? kNone : base + static_cast<uint32_t>(chain.size() - i);
-  }
-  return back;
-}
-
 class Builder {
  public:
   Builder(const Graph& g, const RouteFunctions& fns, const DeadlockOptions& opt,
           const Limits& limits)
-      : g_(g),
-        fns_(fns),
-        policy_(opt.policy),
-        limits_(limits),
-        hopLimit_(routeHopLimit(g, limits)) {
-    out_.deps.classes = vcClasses(opt.policy);
-    out_.deps.policy = opt.policy;
+      : g_(g), fns_(fns), opt_(opt), limits_(limits), k_(std::max<uint32_t>(1, fns.classes)) {
+    out_.deps.classes = out_.extended.classes = k_;
+    visited_.assign(static_cast<size_t>(g.channels.size()) * k_, 0);
+    if (!opt.escapeClasses.empty()) adj_.resize(visited_.size());
   }
 
   DependencyBuild run() {
-    std::string why = translationPlan();
-    if (why.empty()) {
-      if (!estimate(reps_.size(), "the representatives'")) return std::move(out_);
-      out_.deps.next.assign(g_.channels.size() * out_.deps.classes, 0);
-      why = byTranslation();
-      if (why.empty() || !out_.errors.empty()) return finish();
+    std::vector<NodeId> dests = plan();
+    const uint64_t perDest = static_cast<uint64_t>(g_.channels.size()) * k_ + g_.nodeCount;
+    // A routing that reads the source is explored once per source, along
+    // the routes only: about a diameter's worth of states each.
+    const uint64_t states = fns_.readsSource ? static_cast<uint64_t>(g_.nodeCount) * 4 *
+                                                   (g_.nodeCount + 8) * k_
+                                             : perDest;
+    out_.estimatedWork = (dests.size() + samples_.size()) * states * (fns_.waits ? 2 : 1);
+    if (out_.estimatedWork > limits_.maxRouteSteps) {
+      out_.status = AnalysisStatus::kTooLarge;
+      out_.message = fmt::format(
+          "network of {} nodes is too large for the dependency check; estimated {} routing "
+          "steps (limit {})",
+          g_.nodeCount, out_.estimatedWork, limits_.maxRouteSteps);
+      return std::move(out_);
     }
-    if (!estimate(g_.nodeCount, "all")) return std::move(out_);
-    out_.deps.next.assign(g_.channels.size() * out_.deps.classes, 0);
-    allPairs();
-    out_.method =
-        why == "-" ? fmt::format("all pairs ({} sources)", g_.nodeCount)
-                   : fmt::format("all pairs ({} sources; no translation: {})", g_.nodeCount, why);
-    return finish();
-  }
-
- private:
-  DependencyBuild finish() {
+    out_.deps.succ.assign(visited_.size(), {});
+    if (!opt_.escapeClasses.empty()) out_.extended.succ.assign(visited_.size(), {});
+    if (!translations_.empty() && !translatesAsSampled(dests)) {
+      // Not invariant after all: every destination.
+      translations_.clear();
+      dests.clear();
+      for (NodeId d = 0; d < g_.nodeCount; ++d) dests.push_back(d);
+      out_.method = fmt::format("all destinations ({}); translation was tried and did not hold",
+                                g_.nodeCount);
+    }
+    for (NodeId d : dests) {
+      std::vector<std::pair<uint32_t, uint32_t>> edges, ext;
+      explore(d, edges, ext);
+      if (!out_.errors.empty()) break;
+      if (translations_.empty()) {
+        for (auto [v, w] : edges) addEdge(out_.deps.succ[v], w);
+        for (auto [v, w] : ext) addEdge(out_.extended.succ[v], w);
+      } else {
+        // Edges in one orbit have the same translates: translate one of each.
+        for (auto* list : {&edges, &ext}) {
+          for (auto& [v, w] : *list) {
+            const NodeId t = toRep_[g_.channels[v / k_].src];
+            v = move(v, t);
+            w = move(w, t);
+          }
+          std::sort(list->begin(), list->end());
+          list->erase(std::unique(list->begin(), list->end()), list->end());
+        }
+        for (NodeId t : translations_) {
+          for (auto [v, w] : edges) addEdge(out_.deps.succ[move(v, t)], move(w, t));
+          for (auto [v, w] : ext) addEdge(out_.extended.succ[move(v, t)], move(w, t));
+        }
+      }
+    }
     if (!out_.errors.empty()) {
       out_.status = AnalysisStatus::kRouteErrors;
       out_.message = out_.errors.front().message;
     }
+    for (auto& s : out_.deps.succ) std::sort(s.begin(), s.end());
+    for (auto& s : out_.extended.succ) std::sort(s.begin(), s.end());
     return std::move(out_);
   }
 
-  // Refuses when tracing routes from `sources` sources would exceed the
-  // budget; a minimal routing makes (distance sum) calls per source.
-  bool estimate(uint64_t sources, const char* what) {
-    Bfs bfs(g_);
-    const Bfs::Result r = bfs.run(reps_.empty() ? 0 : reps_[0]);
-    if (r.reached != g_.nodeCount) {
-      out_.status = AnalysisStatus::kDisconnected;
-      out_.message = "the network is disconnected; routes cannot be traced";
-      return false;
+ private:
+  // The destinations to explore: one per orbit of the graph's translations
+  // when the routing may be translated, else all.
+  std::vector<NodeId> plan() {
+    std::vector<NodeId> dests;
+    const bool symmetric = fns_.translationInvariant && limits_.useSymmetry &&
+                           !g_.radices.empty() && !g_.representatives.empty();
+    uint64_t product = 1;
+    for (int64_t r : g_.radices) product *= static_cast<uint64_t>(r);
+    std::vector<uint32_t> kind;
+    bool uniform = false;
+    if (symmetric && product == g_.nodeCount) {
+      mr_.emplace(g_.radices);
+      kind = nodeKinds();
+      // One kind of node (tori, hypercubes): every translation is one.
+      uniform = std::all_of(kind.begin(), kind.end(), [](uint32_t x) { return x == 0; });
     }
-    out_.estimatedWork = sources * (r.distanceSum + g_.channels.size());
-    if ((sources == g_.nodeCount && sources > limits_.maxAllPairsNodes) ||
-        out_.estimatedWork > limits_.maxRouteSteps) {
-      out_.status = AnalysisStatus::kTooLarge;
-      out_.message = fmt::format(
-          "network of {} nodes is too large to trace {} routes for the deadlock check; "
-          "estimated {} routing steps (limit {})",
-          g_.nodeCount, what, out_.estimatedWork, limits_.maxRouteSteps);
-      return false;
+    // Else checking the translations compares every node with every translate.
+    if (!kind.empty() && (uniform || product * product <= 400'000'000ULL)) {
+      for (NodeId t = 0; t < g_.nodeCount; ++t) {
+        bool same = true;
+        for (NodeId v = 0; v < g_.nodeCount && same && !uniform; ++v)
+          same = kind[v] == kind[mr_->add(v, t)];
+        if (same) translations_.push_back(t);
+      }
+      std::vector<uint8_t> covered(g_.nodeCount, 0);
+      toRep_.assign(g_.nodeCount, 0);
+      for (NodeId d = 0; d < g_.nodeCount; ++d) {
+        if (covered[d]) continue;
+        dests.push_back(d);
+        for (NodeId t : translations_) {
+          const NodeId v = mr_->add(d, t);
+          covered[v] = 1;
+          toRep_[v] = mr_->neg(t);  // v + (-t) = d
+        }
+      }
+      // Destinations to cross-check against the translated ones.
+      for (NodeId t : {translations_.size() / 3, 2 * translations_.size() / 3})
+        if (t > 0 && t < translations_.size()) samples_.push_back(translations_[t]);
+      out_.method = fmt::format("{} destination{} + {} translations", dests.size(),
+                                dests.size() == 1 ? "" : "s", translations_.size());
+      return dests;
+    }
+    for (NodeId d = 0; d < g_.nodeCount; ++d) dests.push_back(d);
+    out_.method = fmt::format("all destinations ({})", g_.nodeCount);
+    return dests;
+  }
+
+  // Nodes numbered by the set of their channels (dimension, direction, and
+  // offset to the other end): adding t to every node maps each channel onto
+  // one of the same dimension and direction exactly when every node and its
+  // translate have the same number.
+  std::vector<uint32_t> nodeKinds() const {
+    std::map<std::vector<std::tuple<uint16_t, int8_t, NodeId>>, uint32_t> ids;
+    std::vector<uint32_t> kind(g_.nodeCount);
+    std::vector<std::tuple<uint16_t, int8_t, NodeId>> key;
+    for (NodeId v = 0; v < g_.nodeCount; ++v) {
+      key.clear();
+      for (ChannelId c = g_.outBegin(v); c < g_.outEnd(v); ++c)
+        key.emplace_back(g_.channels[c].dim, dirOf(g_.channels[c]), mr_->sub(g_.channels[c].dst, v));
+      std::sort(key.begin(), key.end());
+      kind[v] = ids.emplace(key, static_cast<uint32_t>(ids.size())).first->second;
+    }
+    return kind;
+  }
+  ChannelId moveChannel(ChannelId c, NodeId t) const {
+    const Channel& ch = g_.channels[c];
+    const NodeId s = mr_->add(ch.src, t);
+    const NodeId d = mr_->add(ch.dst, t);
+    for (ChannelId x = g_.outBegin(s); x < g_.outEnd(s); ++x) {
+      const Channel& y = g_.channels[x];
+      if (y.dim == ch.dim && dirOf(y) == dirOf(ch) && y.dst == d) return x;
+    }
+    return kNoChannel;
+  }
+  // A channel's direction, except on a dimension of radix 2 (hypercubes),
+  // where + and - reach the same neighbour and a translate may swap them.
+  int8_t dirOf(const Channel& ch) const {
+    return ch.dim < g_.radices.size() && g_.radices[ch.dim] == 2 ? 0 : ch.dir;
+  }
+  uint32_t move(uint32_t v, NodeId t) const {
+    return moveChannel(v / k_, t) * k_ + v % k_;
+  }
+
+  // The translated dependencies of the first destination must be those
+  // explored for its translates.
+  bool translatesAsSampled(const std::vector<NodeId>& dests) {
+    std::vector<std::pair<uint32_t, uint32_t>> base, ext, other;
+    explore(dests.front(), base, ext);
+    for (NodeId t : samples_) {
+      std::vector<std::pair<uint32_t, uint32_t>> moved;
+      for (auto [v, w] : base) moved.emplace_back(move(v, t), move(w, t));
+      other.clear();
+      ext.clear();
+      explore(mr_->add(dests.front(), t), other, ext);
+      std::sort(moved.begin(), moved.end());
+      std::sort(other.begin(), other.end());
+      if (moved != other) return false;
+    }
+    return out_.errors.empty();
+  }
+
+  // The candidates of a state, over both waits; false after an error.
+  bool candidatesAt(NodeId src, NodeId dst, NodeId cur, Hop in, std::vector<Hop>& all) {
+    all.clear();
+    for (uint32_t wait : {0u, kLongWait}) {
+      if (wait != 0 && !fns_.waits) break;
+      RouteState state{};
+      if (fns_.init) fns_.init(src, dst, state);
+      if (auto err = routeCandidates(g_, fns_, src, dst, cur, in, kUnknownHops, wait, state,
+                                     step_)) {
+        if (out_.errors.size() < limits_.maxErrors) out_.errors.push_back(std::move(*err));
+        return false;
+      }
+      for (const Hop& h : step_)
+        if (std::find(all.begin(), all.end(), h) == all.end()) all.push_back(h);
     }
     return true;
   }
 
-  void record(ChannelId c1, uint8_t cls, ChannelId c2) {
-    out_.deps.next[static_cast<size_t>(c1) * out_.deps.classes + cls] |=
-        1ULL << (c2 - g_.outBegin(g_.channels[c1].dst));
+  bool isEscape(uint32_t v) const {
+    const uint32_t k = v % k_;
+    return k < opt_.escapeClasses.size() && opt_.escapeClasses[k];
   }
 
-  void allPairs() {
-    for (NodeId s = 0; s < g_.nodeCount; ++s) {
-      for (NodeId d = 0; d < g_.nodeCount; ++d) {
+  void noEscape(NodeId cur, NodeId dst, Hop in) {
+    if (!out_.escapeConnected) return;
+    out_.escapeConnected = false;
+    out_.escapeGap =
+        in.channel == kNoChannel
+            ? fmt::format("at node {} for destination {}, a packet just injected has no escape "
+                          "candidate",
+                          cur, dst)
+            : fmt::format("at node {} for destination {}, a packet that arrived by {} in class "
+                          "{} has no escape candidate",
+                          cur, dst, g_.portName(in.channel), in.vcClass);
+  }
+
+  // Every state a packet bound for d can reach: dependency edges, and for
+  // Duato the extended edges of the escape classes.
+  void explore(NodeId d, std::vector<std::pair<uint32_t, uint32_t>>& edges,
+               std::vector<std::pair<uint32_t, uint32_t>>& ext) {
+    const bool duato = !opt_.escapeClasses.empty();
+    std::vector<uint32_t> stack, touched;
+    std::vector<Hop> all;
+    auto reach = [&](uint32_t w) {
+      if (!visited_[w]) {
+        visited_[w] = 1;
+        touched.push_back(w);
+        stack.push_back(w);
+      }
+    };
+    // A routing that reads the source is explored source by source (the
+    // state then includes it); any other from all sources at once.
+    for (NodeId first = 0; first < g_.nodeCount && out_.errors.empty(); ++first) {
+      const NodeId last = fns_.readsSource ? first : g_.nodeCount - 1;
+      for (NodeId s = first; s <= last && out_.errors.empty(); ++s) {
         if (s == d) continue;
-        ChannelId prev = kNoChannel;
-        uint8_t cls = 0;
-        auto err = traceRoute(g_, fns_, s, d, hopLimit_, [&](ChannelId c) {
-          const uint8_t next = nextClass(g_, policy_, cls, prev, c);
-          if (prev != kNoChannel) record(prev, cls, c);
-          prev = c;
-          cls = next;
-        });
-        if (err) {
-          out_.errors.push_back(std::move(*err));
-          if (out_.errors.size() >= limits_.maxErrors) return;
+        const Hop in{kNoChannel, 0};
+        if (!candidatesAt(s, d, s, in, all)) break;
+        bool escape = false;
+        for (const Hop& h : all) {
+          const uint32_t w = h.channel * k_ + h.vcClass;
+          escape |= isEscape(w);
+          reach(w);
         }
+        if (duato && !escape) noEscape(s, d, in);
       }
+      while (!stack.empty() && out_.errors.empty()) {
+        const uint32_t v = stack.back();
+        stack.pop_back();
+        const Hop in{v / k_, static_cast<uint8_t>(v % k_)};
+        const NodeId cur = g_.channels[in.channel].dst;
+        if (cur == d) continue;  // ejects
+        // Without readsSource the source does not matter: first stands in.
+        if (!candidatesAt(first, d, cur, in, all)) break;
+        bool escape = false;
+        for (const Hop& h : all) {
+          const uint32_t w = h.channel * k_ + h.vcClass;
+          escape |= isEscape(w);
+          edges.emplace_back(v, w);
+          if (duato) adj_[v].push_back(w);
+          reach(w);
+        }
+        if (duato && !escape) noEscape(cur, d, in);
+      }
+      if (duato) extendedEdges(touched, ext);
+      for (uint32_t v : touched) {
+        visited_[v] = 0;
+        if (duato) adj_[v].clear();
+      }
+      touched.clear();
+      if (!fns_.readsSource) break;
     }
   }
 
-  // Whether the translation method applies; sets reps_, translations_ and
-  // repOf_. Returns "" when it does, "-" when it was not asked for, else
-  // the reason.
-  std::string translationPlan() {
-    reps_ = routeSources(g_, fns_, limits_);
-    if (reps_.empty() || g_.radices.empty()) return "-";
-    UInt128 product = 1;
-    for (int64_t k : g_.radices) {
-      if (k < 1) return "a radix is not positive";
-      product *= static_cast<UInt128>(k);
-      if (product > g_.nodeCount) break;
-    }
-    if (product != g_.nodeCount) return "the radices do not multiply to the node count";
-    mr_.emplace(g_.radices);
-    const size_t dims = mr_->dims();
-
-    // The candidate translations: nodes whose neighbourhood (dimension and
-    // offset of every output channel) is node 0's.
-    std::vector<uint32_t> a(dims), b(dims);
-    auto signature = [&](NodeId n, std::vector<uint64_t>& sig) {
-      sig.clear();
-      mr_->decode(n, a.data());
-      for (ChannelId c = g_.outBegin(n); c < g_.outEnd(n); ++c) {
-        mr_->decode(g_.channels[c].dst, b.data());
-        sig.push_back(static_cast<uint64_t>(g_.channels[c].dim) << 32 |
-                      mr_->combine(b.data(), a.data(), /*subtract=*/true));
-      }
-      std::sort(sig.begin(), sig.end());
-    };
-    std::vector<uint64_t> sig0, sig;
-    signature(0, sig0);
-    translations_.clear();
-    for (NodeId t = 0; t < g_.nodeCount; ++t) {
-      signature(t, sig);
-      if (sig == sig0) translations_.push_back(t);
-    }
-    if (static_cast<uint64_t>(translations_.size()) * reps_.size() != g_.nodeCount)
-      return "the representatives' translates do not cover the nodes";
-    repOf_.assign(g_.nodeCount, UINT32_MAX);
-    for (uint32_t ri = 0; ri < reps_.size(); ++ri) {
-      mr_->decode(reps_[ri], a.data());
-      for (NodeId t : translations_) {
-        mr_->decode(t, b.data());
-        const NodeId w = mr_->combine(a.data(), b.data(), false);
-        if (repOf_[w] != UINT32_MAX) return "two representatives have a common translate";
-        repOf_[w] = ri;
-      }
-    }
-    return "";
-  }
-
-  // Traces the representatives' routes, brings every turn (channel, next
-  // port) back to the representative of its node's orbit, and lays the
-  // translates of those turns over all nodes. The segment length h (hops
-  // so far in the current dimension, the turn's first channel included)
-  // goes along: on a translate, the dateline class of that channel is 1
-  // iff a wrap lies within its last h hops. Returns "" or why the method
-  // does not apply.
-  std::string byTranslation() {
-    const bool dateline = policy_ == VcPolicy::kDateline;
-    TurnMap seen;
-    std::vector<ChannelId> path;
-    bool bent = false;
-    for (NodeId r : reps_) {
-      for (NodeId d = 0; d < g_.nodeCount; ++d) {
-        if (d == r) continue;
-        path.clear();
-        auto err = traceRoute(g_, fns_, r, d, hopLimit_, [&](ChannelId c) { path.push_back(c); });
-        if (err) {
-          out_.errors.push_back(std::move(*err));
-          if (out_.errors.size() >= limits_.maxErrors) return "routing errors";
-          continue;
-        }
-        uint32_t h = 1;
-        for (size_t j = 1; j < path.size(); ++j) {
-          const Channel& c1 = g_.channels[path[j - 1]];
-          const Channel& c2 = g_.channels[path[j]];
-          seen.add(turnKey(path[j - 1], path[j] - g_.outBegin(c1.dst)), dateline ? h : 0);
-          if (c2.dim != c1.dim) {
-            h = 1;
-          } else {
-            bent |= c2.dir != c1.dir;
-            h = std::min(h + 1, kMaxSegment);
-          }
+  // From each escape state, the escape states it may ask for next, directly
+  // or after non-escape hops (Duato's indirect dependencies).
+  void extendedEdges(const std::vector<uint32_t>& states,
+                     std::vector<std::pair<uint32_t, uint32_t>>& ext) {
+    std::vector<uint32_t> todo, seen;
+    for (uint32_t e : states) {
+      if (!isEscape(e)) continue;
+      todo.assign(adj_[e].begin(), adj_[e].end());
+      seen.clear();
+      while (!todo.empty()) {
+        const uint32_t w = todo.back();
+        todo.pop_back();
+        if (std::find(seen.begin(), seen.end(), w) != seen.end()) continue;
+        seen.push_back(w);
+        if (isEscape(w)) {
+          ext.emplace_back(e, w);
+        } else {
+          todo.insert(todo.end(), adj_[w].begin(), adj_[w].end());
         }
       }
     }
-    if (!out_.errors.empty()) return "routing errors";
-    if (dateline && bent) return "a route turns back within a dimension";
-
-    // Turns relative to the representatives.
-    const size_t dims = mr_->dims();
-    std::vector<uint32_t> wc(dims), rc(dims), tc(dims), x(dims), y(dims);
-    TurnMap types;
-    std::string why;
-    seen.forEach([&](uint64_t key, const TurnMap::Range& range) {
-      if (!why.empty()) return;
-      const ChannelId c1 = static_cast<ChannelId>(key >> 6);
-      const NodeId w = g_.channels[c1].dst;
-      const ChannelId c2 = g_.outBegin(w) + static_cast<uint32_t>(key & 63);
-      const NodeId r = reps_[repOf_[w]];
-      mr_->decode(w, wc.data());
-      mr_->decode(r, rc.data());
-      for (size_t i = 0; i < dims; ++i) tc[i] = (wc[i] + g_.radices[i] - rc[i]) % g_.radices[i];
-      bool flip1 = false, flip2 = false;
-      const ChannelId t1 = translateBack(c1, tc, x, y, flip1);
-      const ChannelId t2 = translateBack(c2, tc, x, y, flip2);
-      if (t1 == kNoChannel || t2 == kNoChannel) {
-        why = "a translate of a channel does not exist";
-        return;
-      }
-      if (dateline && flip1 && range.maxH >= 2) {
-        why = "a translation reverses a dimension";
-        return;
-      }
-      const uint64_t k = turnKey(t1, t2 - g_.outBegin(r));
-      types.add(k, range.minH);
-      types.add(k, range.maxH);
-    });
-    if (!why.empty()) return why;
-
-    // Lay the types over every translate.
-    struct Type {
-      ChannelId c1, c2;
-      TurnMap::Range range;
-      std::vector<uint32_t> from, mid, to;  // coordinates of src(c1), dst(c1), dst(c2)
-    };
-    std::vector<Type> list;
-    types.forEach([&](uint64_t key, const TurnMap::Range& range) {
-      Type t;
-      t.c1 = static_cast<ChannelId>(key >> 6);
-      const NodeId r = g_.channels[t.c1].dst;
-      t.c2 = g_.outBegin(r) + static_cast<uint32_t>(key & 63);
-      t.range = range;
-      t.from.resize(dims);
-      t.mid.resize(dims);
-      t.to.resize(dims);
-      mr_->decode(g_.channels[t.c1].src, t.from.data());
-      mr_->decode(r, t.mid.data());
-      mr_->decode(g_.channels[t.c2].dst, t.to.data());
-      list.push_back(std::move(t));
-    });
-    const std::vector<uint32_t> back = dateline ? hopsBackToWrap(g_) : std::vector<uint32_t>{};
-    for (NodeId t : translations_) {
-      mr_->decode(t, tc.data());
-      for (const Type& ty : list) {
-        const NodeId a = mr_->combine(ty.from.data(), tc.data(), false);
-        const NodeId m = mr_->combine(ty.mid.data(), tc.data(), false);
-        const NodeId z = mr_->combine(ty.to.data(), tc.data(), false);
-        bool flip1 = false, flip2 = false;
-        const ChannelId c1 = channelLike(g_, g_.channels[ty.c1], a, m, flip1);
-        const ChannelId c2 = channelLike(g_, g_.channels[ty.c2], m, z, flip2);
-        if (c1 == kNoChannel || c2 == kNoChannel) return "a translate of a channel does not exist";
-        if (!dateline) {
-          record(c1, 0, c2);
-          continue;
-        }
-        if (flip1 && ty.range.maxH >= 2) return "a translation reverses a dimension";
-        // Class 1 if some segment length reaches back past a wrap, class 0
-        // if some does not.
-        if (ty.range.maxH > back[c1]) record(c1, 1, c2);
-        if (ty.range.minH <= back[c1]) record(c1, 0, c2);
-      }
-    }
-    out_.method = fmt::format("representatives + translation ({} source{} traced, {} translates)",
-                              reps_.size(), reps_.size() == 1 ? "" : "s", translations_.size());
-    return "";
-  }
-
-  // The channel c moved by -t (coordinates tc).
-  ChannelId translateBack(ChannelId c, const std::vector<uint32_t>& tc, std::vector<uint32_t>& x,
-                          std::vector<uint32_t>& y, bool& flip) const {
-    const Channel& ch = g_.channels[c];
-    mr_->decode(ch.src, x.data());
-    const NodeId s = mr_->combine(x.data(), tc.data(), true);
-    mr_->decode(ch.dst, y.data());
-    const NodeId d = mr_->combine(y.data(), tc.data(), true);
-    return channelLike(g_, ch, s, d, flip);
   }
 
   const Graph& g_;
   const RouteFunctions& fns_;
-  VcPolicy policy_;
+  const DeadlockOptions& opt_;
   const Limits& limits_;
-  uint32_t hopLimit_;
+  const uint32_t k_;
   DependencyBuild out_;
-  std::vector<NodeId> reps_;
+  std::vector<uint8_t> visited_;
+  std::vector<std::vector<uint32_t>> adj_;  // this destination's edges, for Duato
+  std::vector<Hop> step_;
   std::vector<NodeId> translations_;
-  std::vector<uint32_t> repOf_;
+  std::vector<NodeId> samples_;
+  std::vector<NodeId> toRep_;  // per node: the translation to its orbit's representative
   std::optional<MixedRadix> mr_;
 };
 
@@ -467,59 +371,46 @@ DependencyBuild buildDependencies(const Graph& g, const RouteFunctions& fns,
     b.message = std::move(why);
     return std::move(b);
   };
-  if (!fns.route) return invalid("no routing function");
+  if (!fns.candidates) return invalid("no routing function");
   if (g.nodeCount == 0) return invalid("the network has no nodes");
   if (options.numVcs < 1) return invalid("at least one virtual channel is needed");
-  if (options.policy == VcPolicy::kDateline && options.numVcs < 2)
-    return invalid(fmt::format(
-        "dateline deadlock avoidance needs at least 2 virtual channels per port, not {}",
-        options.numVcs));
-  for (NodeId n = 0; n < g.nodeCount; ++n)
-    if (g.outDegree(n) > kMaxPorts)
-      return invalid(fmt::format("node {} has {} output ports; at most {} are supported", n,
-                                 g.outDegree(n), kMaxPorts));
   return Builder(g, fns, options, limits).run();
 }
 
-std::optional<std::vector<DependencyHop>> findCycle(const Graph& g, const DependencyGraph& deps) {
+std::optional<std::vector<DependencyHop>> findCycle(const DependencyGraph& deps) {
   const uint32_t k = deps.classes;
-  const size_t vertices = deps.next.size();
+  const size_t vertices = deps.succ.size();
   enum : uint8_t { kWhite, kGray, kBlack };
   std::vector<uint8_t> color(vertices, kWhite);
   struct Frame {
-    size_t vertex;
-    uint64_t pending;  // successor ports not yet explored
+    uint32_t vertex;
+    uint32_t next;  // index of the successor to explore next
   };
   std::vector<Frame> stack;
-  for (size_t root = 0; root < vertices; ++root) {
-    if (color[root] != kWhite || deps.next[root] == 0) continue;
+  for (uint32_t root = 0; root < vertices; ++root) {
+    if (color[root] != kWhite || deps.succ[root].empty()) continue;
     color[root] = kGray;
-    stack.push_back({root, deps.next[root]});
+    stack.push_back({root, 0});
     while (!stack.empty()) {
       Frame& top = stack.back();
-      if (top.pending == 0) {
+      const auto& succ = deps.succ[top.vertex];
+      if (top.next == succ.size()) {
         color[top.vertex] = kBlack;
         stack.pop_back();
         continue;
       }
-      const uint32_t port = std::countr_zero(top.pending);
-      top.pending &= top.pending - 1;
-      const auto c1 = static_cast<ChannelId>(top.vertex / k);
-      const auto cls = static_cast<uint8_t>(top.vertex % k);
-      const ChannelId c2 = g.outBegin(g.channels[c1].dst) + port;
-      const size_t w = static_cast<size_t>(c2) * k + nextClass(g, deps.policy, cls, c1, c2);
+      const uint32_t w = succ[top.next++];
       if (color[w] == kGray) {
         size_t i = stack.size();
         while (stack[i - 1].vertex != w) --i;
         std::vector<DependencyHop> cycle;
         for (size_t j = i - 1; j < stack.size(); ++j)
-          cycle.push_back({static_cast<ChannelId>(stack[j].vertex / k),
-                           static_cast<uint8_t>(stack[j].vertex % k)});
+          cycle.push_back({stack[j].vertex / k, static_cast<uint8_t>(stack[j].vertex % k)});
         return cycle;
       }
       if (color[w] == kWhite) {
         color[w] = kGray;
-        stack.push_back({w, deps.next[w]});  // invalidates `top`
+        stack.push_back({w, 0});  // invalidates `top`
       }
     }
   }
@@ -558,12 +449,35 @@ DeadlockResult checkDeadlock(const Graph& g, const RouteFunctions& fns,
   r.errors = std::move(b.errors);
   if (r.status != AnalysisStatus::kOk) return r;
   r.dependencies = b.deps.edgeCount();
-  auto cycle = findCycle(g, b.deps);
-  r.deadlockFree = !cycle;
-  if (cycle) {
-    r.cycle = std::move(*cycle);
-    r.cycleText = formatCycle(g, r.cycle, r.classes > 1);
+  auto cycle = findCycle(b.deps);
+  if (!cycle) {
+    r.deadlockFree = true;
+    r.reason = "the channel dependency graph is acyclic";
+    return r;
   }
+  const bool escapes = std::find(options.escapeClasses.begin(), options.escapeClasses.end(),
+                                 true) != options.escapeClasses.end();
+  if (escapes && b.escapeConnected) {
+    auto extended = findCycle(b.extended);
+    if (!extended) {
+      r.deadlockFree = true;
+      r.byDuato = true;
+      r.reason =
+          "by Duato's condition: the escape classes are offered everywhere and their extended "
+          "dependency graph is acyclic";
+      return r;
+    }
+    cycle = std::move(extended);
+    r.message = "the escape classes' extended dependency graph has a cycle";
+  } else if (escapes) {
+    r.message = b.escapeGap;
+  }
+  // Classes are named in the text when packets use more than one.
+  std::vector<bool> used(b.deps.classes, false);
+  for (uint32_t v = 0; v < b.deps.succ.size(); ++v)
+    if (!b.deps.succ[v].empty()) used[v % b.deps.classes] = true;
+  r.cycle = std::move(*cycle);
+  r.cycleText = formatCycle(g, r.cycle, std::count(used.begin(), used.end(), true) > 1);
   return r;
 }
 

@@ -1,8 +1,18 @@
-// Deadlock check by channel dependency graph (Dally and Seitz): a routing is
-// deadlock-free on its virtual-channel classes when the graph whose
-// vertices are (channel, VC class) and whose edges join consecutive hops of
-// some route has no cycle. `ndlc info` reports the verdict and, if there is
-// a cycle, one cycle in words; the checker warns on it (spec 3.2).
+// Deadlock check of candidate routings by channel dependency graph (Dally
+// and Seitz; Duato for adaptive routings). Vertices are (channel, VC class);
+// there is an edge from a vertex to every (channel, class) a packet holding
+// it may ask for next, over every candidate of every tier, with the packet
+// not yet blocked and blocked for long (routings may change their answer
+// after a wait). A routing is deadlock-free when the graph has no cycle, or,
+// failing that, when its escape classes satisfy Duato's condition: every
+// state a packet can reach offers an escape candidate, and the extended
+// dependency graph of the escape classes (direct dependencies, and indirect
+// ones through non-escape hops) has no cycle. `ndlc info` reports the
+// verdict and names a cycle; the checker warns on it (spec 3.2).
+//
+// Header state (RouteState) is not part of a vertex: the stdlib's routings
+// keep none, and a routing's answer is taken as a function of (node, arrival
+// channel, class, destination).
 #pragma once
 
 #include <cstdint>
@@ -17,57 +27,18 @@
 
 namespace ndl::elab {
 
-enum class VcPolicy : uint8_t {
-  // A packet may take any VC: the VCs are one class, with the cycles of 1 VC.
-  kAnyVc,
-  // Class 0 until the packet crosses a kWrap channel in the current
-  // dimension (that channel included), then class 1; back to class 0 when
-  // the packet changes dimension. Needs at least 2 VCs. The runtime's
-  // datelineHop (runtime/include/ndl/runtime/routing.h) does the same.
-  kDateline,
-};
-
 struct DeadlockOptions {
-  uint32_t numVcs = 1;
-  VcPolicy policy = VcPolicy::kAnyVc;
+  uint32_t numVcs = 1;               // for messages
+  std::vector<bool> escapeClasses;   // per network class; empty: none declared
 };
 
-// Number of VC classes the policy distinguishes.
-uint32_t vcClasses(VcPolicy policy);
-
-// The class a packet has on `to` after `from` in class `cls`; from ==
-// kNoChannel for the first hop.
-uint8_t nextClass(const Graph& graph, VcPolicy policy, uint8_t cls, ChannelId from, ChannelId to);
-
-// Vertex (channel c, class k) is c * classes + k. next[v] has bit p set when
-// some route takes, after v, the output port p of the channel's destination
-// (channel outBegin(dst) + p); the class there follows from nextClass.
+// Vertex (channel c, class k) is c * classes + k; succ[v] lists the vertices
+// some packet may ask for while it holds v, sorted and without repeats.
 struct DependencyGraph {
   uint32_t classes = 1;
-  VcPolicy policy = VcPolicy::kAnyVc;
-  std::vector<uint64_t> next;
+  std::vector<std::vector<uint32_t>> succ;
   uint64_t edgeCount() const;
 };
-
-struct DependencyBuild {
-  AnalysisStatus status = AnalysisStatus::kOk;
-  DependencyGraph deps;
-  std::string method;          // "representatives + translation (...)", "all pairs (...)"
-  std::string message;         // why status is not kOk
-  uint64_t estimatedWork = 0;  // routing-function calls
-  std::vector<RouteError> errors;
-};
-
-// Traces the routes and records their dependencies. With a
-// translation-invariant routing, representatives and radices (node id =
-// mixed radix, dimension 0 fastest), only the representatives' routes are
-// traced: each representative r stands for the sources r + t, t in the
-// translations that map node 0's neighbourhood onto itself, and the
-// dependencies of those sources are the translates of r's. When the graph
-// does not bear that out (a translate is missing, the orbits do not cover
-// the nodes once), every pair is traced instead; `method` says which.
-DependencyBuild buildDependencies(const Graph& graph, const RouteFunctions& fns,
-                                  const DeadlockOptions& options, const Limits& limits = {});
 
 struct DependencyHop {
   ChannelId channel;
@@ -75,11 +46,34 @@ struct DependencyHop {
   friend bool operator==(const DependencyHop&, const DependencyHop&) = default;
 };
 
-// One cycle of the dependency graph (each hop depends on the next, the
-// last on the first), or nullopt. Iterative DFS: graphs have millions of
-// vertices.
-std::optional<std::vector<DependencyHop>> findCycle(const Graph& graph,
-                                                    const DependencyGraph& deps);
+struct DependencyBuild {
+  AnalysisStatus status = AnalysisStatus::kOk;
+  DependencyGraph deps;
+  // Duato: the extended graph of the escape classes (vertices as above, only
+  // escape ones with successors), and the first state found without an
+  // escape candidate, if any.
+  DependencyGraph extended;
+  bool escapeConnected = true;
+  std::string escapeGap;
+  std::string method;          // "all destinations (64)", "4 destinations + translation (...)"
+  std::string message;         // why status is not kOk
+  uint64_t estimatedWork = 0;  // routing-function calls
+  std::vector<RouteError> errors;
+};
+
+// Explores, for every destination, every state a packet bound there can
+// reach, and records the dependencies. With a translation-invariant routing
+// on a network with radices and representatives, only one destination per
+// orbit of the translations that map the graph onto itself is explored and
+// its dependencies are translated; a sample of other destinations is
+// explored too and must agree, else every destination is explored (`method`
+// says which).
+DependencyBuild buildDependencies(const Graph& graph, const RouteFunctions& fns,
+                                  const DeadlockOptions& options, const Limits& limits = {});
+
+// One cycle (each hop depends on the next, the last on the first), or
+// nullopt. Iterative DFS: graphs have millions of vertices.
+std::optional<std::vector<DependencyHop>> findCycle(const DependencyGraph& deps);
 
 // "n0:x+ -> n1:x+ -> n2:x+ -> n0:x+", with "/vc1" after each port when
 // showClass; cycles longer than maxShown hops keep their start and end and
@@ -90,10 +84,12 @@ std::string formatCycle(const Graph& graph, std::span<const DependencyHop> cycle
 struct DeadlockResult {
   AnalysisStatus status = AnalysisStatus::kOk;
   bool deadlockFree = false;  // meaningful when status is kOk
+  bool byDuato = false;       // free by the escape classes, not by an acyclic graph
+  std::string reason;         // why it is free, in words
   std::vector<DependencyHop> cycle;
   std::string cycleText;
   uint32_t classes = 1;
-  uint64_t dependencies = 0;  // distinct edges of the dependency graph
+  uint64_t dependencies = 0;  // edges of the dependency graph
   std::string method;
   std::string message;
   uint64_t estimatedWork = 0;

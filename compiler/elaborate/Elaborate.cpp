@@ -277,8 +277,11 @@ RouteFunctions routeFunctions(const Network& network, const sema::DefinitionTabl
   // is traced everywhere.
   int usedClasses = 0;
   for (int32_t n : classes->count) usedClasses += n > 0;
+  const sema::Expr& body = defs.defs[def].body;
+  fns.readsSource = readsVar(body, 2);
+  fns.waits = readsVar(body, sema::kRoutingBlockedSlot);
   fns.translationInvariant = !network.graph.representatives.empty() && defs.defs[def].hasRoute &&
-                             usedClasses <= 1 && !readsVar(defs.defs[def].body, 2);
+                             usedClasses <= 1 && !fns.readsSource;
   return fns;
 }
 

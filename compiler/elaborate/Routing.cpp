@@ -19,8 +19,10 @@ RouteError makeRouteError(const Graph& g, RouteErrorKind kind, NodeId src, NodeI
   const std::string route = fmt::format("the route from node {} to node {}", src, dst);
   switch (kind) {
     case RouteErrorKind::kNoChannel:
-      e.message =
-          fmt::format("{} has no candidate at node {} after {} hops", route, node, hops);
+      e.message = hops == kUnknownHops
+                      ? fmt::format("{} has no candidate at node {}", route, node)
+                      : fmt::format("{} has no candidate at node {} after {} hops", route, node,
+                                    hops);
       break;
     case RouteErrorKind::kMissingPort:
       e.message = fmt::format("{} takes port (port {} {}) at node {}, which has no such port",

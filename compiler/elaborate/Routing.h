@@ -49,6 +49,11 @@ struct RouteFunctions {
       candidates;
   // Network VC classes the hops' vcClass values range over.
   uint32_t classes = 1;
+  // The candidates may depend on blockedFor / on the packet's source (the
+  // init state's words[0]); the analyses then ask for both waits / explore
+  // source by source.
+  bool waits = true;
+  bool readsSource = true;
   // The route from s to d is the translate of the route from a
   // representative: routes from graph.representatives stand for all sources.
   bool translationInvariant = false;
@@ -77,6 +82,10 @@ std::optional<RouteError> routeCandidates(const Graph& graph, const RouteFunctio
                                           NodeId src, NodeId dst, NodeId cur, Hop in,
                                           uint32_t hops, uint32_t blockedFor, RouteState& state,
                                           std::vector<Hop>& out);
+
+// Hop count of an error found outside a trace (the dependency check explores
+// states, not routes): the message then names no hop count.
+inline constexpr uint32_t kUnknownHops = UINT32_MAX;
 
 // The hop limit a trace uses: limits.maxRouteHops, or 4N + 64.
 uint32_t routeHopLimit(const Graph& graph, const Limits& limits);

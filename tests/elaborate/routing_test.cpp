@@ -1,6 +1,6 @@
 // Routing traces: reference routings are minimal with mean hops equal to the
-// average distance; broken routings are reported (which pair, where), never
-// hung.
+// average distance; a trace follows the first candidate; broken routings are
+// reported (which pair, where), never hung.
 #include "compiler/elaborate/Routing.h"
 
 #include <gtest/gtest.h>
@@ -17,6 +17,10 @@ using testing::buildRing;
 using testing::buildTorus;
 using testing::dimensionOrder;
 using testing::ecube;
+using testing::Escape;
+using testing::minimalAdaptive;
+using testing::singleChannel;
+using testing::westFirst;
 
 TEST(Routing, DimensionOrderOnTorusIsMinimal) {
   for (auto k : std::vector<std::vector<int64_t>>{{64, 64}, {16, 16, 16}, {7, 4}, {2, 3}}) {
@@ -62,9 +66,8 @@ TEST(Routing, DimensionOrderOnMeshAndEcube) {
 TEST(Routing, NonMinimalRouteIsNamed) {
   // Always x+ on a ring of 8: node 0 reaches 7 in 7 hops, not 1.
   const Graph g = buildRing(8);
-  RouteFunctions f;
-  f.translationInvariant = true;
-  f.route = [&](NodeId cur, NodeId, RouteState&) { return g.findPort(cur, 0, +1); };
+  const RouteFunctions f =
+      singleChannel([&](NodeId cur, NodeId, RouteState&) { return g.findPort(cur, 0, +1); }, true);
   const RoutingStats s = routingHops(g, f);
   ASSERT_EQ(s.status, AnalysisStatus::kOk);
   EXPECT_FALSE(s.minimal);
@@ -77,10 +80,8 @@ TEST(Routing, NonMinimalRouteIsNamed) {
 TEST(Routing, LoopIsReportedNotHung) {
   // Between nodes 0 and 1 forever: x+ from even nodes, x- from odd ones.
   const Graph g = buildRing(6);
-  RouteFunctions f;
-  f.route = [&](NodeId cur, NodeId, RouteState&) {
-    return g.findPort(cur, 0, cur % 2 == 0 ? +1 : -1);
-  };
+  const RouteFunctions f = singleChannel(
+      [&](NodeId cur, NodeId, RouteState&) { return g.findPort(cur, 0, cur % 2 == 0 ? +1 : -1); });
   Limits limits;
   limits.maxErrors = 3;
   const RoutingStats s = routingHops(g, f, limits);
@@ -97,8 +98,8 @@ TEST(Routing, LoopIsReportedNotHung) {
 TEST(Routing, MissingPortIsReported) {
   // x+ forever on a mesh falls off the edge: findPort returns kNoChannel.
   const Graph g = buildMesh({4, 4});
-  RouteFunctions f;
-  f.route = [&](NodeId cur, NodeId, RouteState&) { return g.findPort(cur, 0, +1); };
+  const RouteFunctions f =
+      singleChannel([&](NodeId cur, NodeId, RouteState&) { return g.findPort(cur, 0, +1); });
   const RoutingStats s = routingHops(g, f);
   ASSERT_EQ(s.status, AnalysisStatus::kRouteErrors);
   const RouteError& e = s.errors[0];
@@ -111,8 +112,8 @@ TEST(Routing, MissingPortIsReported) {
 
 TEST(Routing, ChannelNotLeavingTheNodeIsReported) {
   const Graph g = buildRing(5);
-  RouteFunctions f;
-  f.route = [](NodeId cur, NodeId, RouteState&) -> ChannelId { return cur == 0 ? 0 : 1; };
+  const RouteFunctions f =
+      singleChannel([](NodeId cur, NodeId, RouteState&) -> ChannelId { return cur == 0 ? 0 : 1; });
   const RoutingStats s = routingHops(g, f);
   ASSERT_EQ(s.status, AnalysisStatus::kRouteErrors);
   const RouteError& e = s.errors[0];
@@ -126,14 +127,66 @@ TEST(Routing, InitSeesSourceAndDestination) {
   // A routing that carries its remaining hop count in the header, set by
   // init: x+ until the count runs out.
   const Graph g = buildRing(6);
-  RouteFunctions f;
-  f.init = [](NodeId src, NodeId dst, RouteState& st) { st.words[0] = (dst + 6 - src) % 6; };
-  f.route = [&](NodeId cur, NodeId, RouteState& st) {
+  RouteFunctions f = singleChannel([&](NodeId cur, NodeId, RouteState& st) {
     return --st.words[0] >= 0 ? g.findPort(cur, 0, +1) : kNoChannel;
-  };
+  });
+  f.init = [](NodeId src, NodeId dst, RouteState& st) { st.words[0] = (dst + 6 - src) % 6; };
   const RoutingStats s = routingHops(g, f);
   ASSERT_EQ(s.status, AnalysisStatus::kOk) << s.message;
   EXPECT_EQ(s.maxHops, 5u);
+}
+
+// A trace takes the first candidate: minimal adaptive routings and the turn
+// model are minimal too, whatever else they offer.
+TEST(Routing, TraceFollowsTheFirstCandidate) {
+  const std::vector<int64_t> tk{6, 5}, mk{5, 4};
+  const Graph torus = buildTorus(tk);
+  for (Escape e : {Escape::kNone, Escape::kDimensionOrder, Escape::kDateline}) {
+    const RoutingStats s = routingHops(torus, minimalAdaptive(torus, true, e));
+    ASSERT_EQ(s.status, AnalysisStatus::kOk) << s.message;
+    EXPECT_TRUE(s.minimal);
+    EXPECT_EQ(s.avgHops, torusClosedForm(tk)->avgDistance);
+  }
+  const Graph mesh = buildMesh(mk);
+  const RoutingStats w = routingHops(mesh, westFirst(mesh));
+  ASSERT_EQ(w.status, AnalysisStatus::kOk) << w.message;
+  EXPECT_TRUE(w.minimal);
+  EXPECT_EQ(w.avgHops, meshClosedForm(mk)->avgDistance);
+
+  // The hops a trace reports are out[0] of each step, with its class.
+  const Graph ring = buildRing(8);
+  const RouteFunctions dl = dimensionOrder(ring, true, true);
+  std::vector<Hop> hops;
+  ASSERT_FALSE(traceRoute(ring, dl, 6, 1, 100, [&](Hop h) { hops.push_back(h); }));
+  ASSERT_EQ(hops.size(), 3u);  // 6 -> 7 -> 0 -> 1, across the wrap: class 1 throughout
+  for (const Hop& h : hops) EXPECT_EQ(h.vcClass, 1) << ring.portName(h.channel);
+  EXPECT_TRUE(ring.channels[hops[1].channel].flags & kWrap);
+  hops.clear();
+  ASSERT_FALSE(traceRoute(ring, dl, 1, 4, 100, [&](Hop h) { hops.push_back(h); }));
+  ASSERT_EQ(hops.size(), 3u);
+  for (const Hop& h : hops) EXPECT_EQ(h.vcClass, 0);
+}
+
+TEST(Routing, CandidatesAreValidated) {
+  const Graph g = buildRing(5);
+  RouteFunctions f = singleChannel([](NodeId, NodeId, RouteState&) { return ChannelId{0}; });
+  std::vector<Hop> out;
+  RouteState st{};
+  // Channel 0 leaves node 0: fine there, wrong at node 2.
+  EXPECT_FALSE(routeCandidates(g, f, 0, 3, 0, Hop{}, 0, 0, st, out));
+  ASSERT_EQ(out.size(), 1u);
+  const auto err = routeCandidates(g, f, 0, 3, 2, Hop{}, 2, 0, st, out);
+  ASSERT_TRUE(err);
+  EXPECT_EQ(err->kind, RouteErrorKind::kWrongChannel);
+  EXPECT_EQ(err->node, 2u);
+  EXPECT_EQ(err->hops, 2u);
+  // Nothing offered: no candidate, naming node and destination.
+  f = singleChannel([](NodeId, NodeId, RouteState&) { return kNoChannel; });
+  const auto none = routeCandidates(g, f, 1, 3, 2, Hop{}, 1, 0, st, out);
+  ASSERT_TRUE(none);
+  EXPECT_EQ(none->kind, RouteErrorKind::kNoChannel);
+  EXPECT_NE(none->message.find("at node 2"), std::string::npos) << none->message;
+  EXPECT_NE(none->message.find("to node 3"), std::string::npos) << none->message;
 }
 
 TEST(Routing, RefusesTooMuchWork) {
