@@ -142,7 +142,8 @@ def main():
     out.mkdir(parents=True, exist_ok=True)
     if a.speed:
         return speed(a.ndlc, a.booksim, out)
-    rows = list(csv.DictReader(REFERENCE.open()))
+    rows = [r for r in csv.DictReader(REFERENCE.open())
+            if r["topology"] in ROUTER_DELAY and r["saturated"] == "0"]
     w = csv.writer(sys.stdout)
     w.writerow(["topology", "offered", "booksim_accepted", "ndl_accepted", "booksim_latency",
                 "ndl_latency", "latency_ratio"])
