@@ -33,6 +33,16 @@ int64_t pattern(EnumId e) {
   }
 }
 
+// ndl::rt::DeadlockHandling's values.
+int64_t deadlockHandling(EnumId e) {
+  switch (e) {
+    case EnumId::DeadlockHandling_Avoid: return 2;
+    case EnumId::DeadlockHandling_Detect: return 0;
+    case EnumId::DeadlockHandling_DropAfterTimeout: return 3;
+    default: return 1;  // Drop
+  }
+}
+
 }  // namespace
 
 int64_t selection(EnumId e) {
@@ -111,7 +121,7 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
   i[NDL_P_MessageMaxBits] = p.messageMaxBits;
   i[NDL_P_QueueCapacity] = p.queueCapacity;
   i[NDL_P_Pattern] = pattern(p.traffic.pattern);
-  i[NDL_P_Deadlock] = p.deadlockHandling == EnumId::DeadlockHandling_Avoid ? 2 : 1;
+  i[NDL_P_Deadlock] = deadlockHandling(p.deadlockHandling);
   i[NDL_P_DeadlockTimeoutClocks] = p.deadlockTimeoutClocks;
   i[NDL_P_Seed] = p.seed;
   i[NDL_P_WarmupMessages] = p.warmupMessages;
@@ -157,6 +167,8 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
   t.str[NDL_P_RoutingName] = routing;
   t.str[NDL_P_DataOutputFile] = p.dataOutputFile;
   t.str[NDL_P_ScreenOutputFile] = p.screenOutputFile;
+  for (size_t d = 0; d < g.dimNames.size(); ++d)
+    t.str[NDL_P_DimNames] += (d ? "," : "") + g.dimNames[d];
 
   for (int64_t n : p.traffic.hotSpotNodes) t.hotNodes.push_back(static_cast<int32_t>(n));
   for (const sema::NodePair& pair : p.reportPairs) {

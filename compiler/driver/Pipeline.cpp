@@ -51,7 +51,6 @@ void checkDeadlock(FrontEndResult& result, DiagnosticEngine& diags) {
   if (!net.routingDef) return;
   const sema::Definition& routing = result.checked->defs.defs[*net.routingDef];
   if (!routing.hasRoute) return;  // only hop counts: nothing to trace
-  bool avoid = params.deadlockHandling == sema::EnumId::DeadlockHandling_Avoid;
   bool failed = false;
   elab::RouteFunctions fns =
       elab::routeFunctions(net, result.checked->defs, *result.evaluator, failed);
@@ -76,13 +75,29 @@ void checkDeadlock(FrontEndResult& result, DiagnosticEngine& diags) {
   }
   const elab::DeadlockResult& d = *result.deadlock;
   if (d.status == elab::AnalysisStatus::kOk && !d.deadlockFree) {
-    std::string handling =
-        avoid ? fmt::format("under DeadlockHandling Avoid {} uses VC classes that do not break "
-                            "this cycle",
-                            routing.name)
-              : fmt::format("DeadlockHandling Drop removes a packet blocked for {} router clocks "
-                            "and counts it as dropped",
-                            params.deadlockTimeoutClocks);
+    std::string handling;
+    switch (params.deadlockHandling) {
+      case sema::EnumId::DeadlockHandling_Avoid:
+        handling = fmt::format(
+            "under DeadlockHandling Avoid {} uses VC classes that do not break this cycle, so a "
+            "run stops at the first deadlock it finds",
+            routing.name);
+        break;
+      case sema::EnumId::DeadlockHandling_Detect:
+        handling = "DeadlockHandling Detect stops a run at the first deadlock and names its cycle";
+        break;
+      case sema::EnumId::DeadlockHandling_DropAfterTimeout:
+        handling = fmt::format(
+            "DeadlockHandling DropAfterTimeout removes a packet blocked for {} router clocks and "
+            "counts it as dropped",
+            params.deadlockTimeoutClocks);
+        break;
+      default:
+        handling =
+            "DeadlockHandling Drop removes the packets of each deadlock found at run time and "
+            "counts them as dropped";
+        break;
+    }
     diags.report(DiagKind::DeadlockPossible, site,
                  fmt::format("{} with {} virtual channel{} can deadlock: routing {} has the "
                              "cyclic channel dependency {}",

@@ -48,6 +48,12 @@ ndl::rt::NetworkDesc makeNetwork() {
   }
   for (int64_t d = 0; d < ndl_params_i64[NDL_P_NumDims]; ++d) desc.dims.push_back(ndl_radices[d]);
   desc.wrap = ndl_params_i64[NDL_P_Wrap] != 0;
+  for (const char* s = ndl_params_str[NDL_P_DimNames]; *s != '\0';) {
+    const char* e = s;
+    while (*e != '\0' && *e != ',') ++e;
+    desc.dim_names.emplace_back(s, e);
+    s = *e == ',' ? e + 1 : e;
+  }
   desc.diameter = static_cast<int32_t>(ndl_params_i64[NDL_P_Diameter]);
   desc.avg_distance = ndl_params_f64[NDL_P_AvgDistance];
   return desc;

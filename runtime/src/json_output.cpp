@@ -110,7 +110,16 @@ nlohmann::json toJson(const Results& r) {
                       {"delivered_flits", x.delivered_flits}});
   }
   const SteadyState& ss = r.steady_state;
+  // null when no deadlock was found; under Drop the first cycle and how many were broken.
+  json deadlock = nullptr;
+  if (r.deadlock.clock >= 0) {
+    deadlock = {{"clock", r.deadlock.clock},
+                {"cycle", r.deadlock.cycle},
+                {"found", r.deadlocks_found}};
+  }
   return {
+      {"deadlock", deadlock},
+      {"deadlock_searches", r.deadlock_searches},
       {"ndl_version", r.ndl_version},
       {"status", std::string(runStatusName(r.status))},
       {"status_message", r.status_message},

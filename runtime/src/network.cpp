@@ -24,7 +24,8 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   while (depth_ < buffer_flits_) depth_ *= 2;
   depth_mask_ = static_cast<uint32_t>(depth_ - 1);
   credit_delay_ = params.credit_delay_clocks;
-  drop_timeout_ = std::max<int64_t>(1, params.deadlock_timeout_clocks);
+  drop_timeout_ = params.deadlock_timeout_clocks > 0 ? params.deadlock_timeout_clocks : 1000;
+  dim_names_ = desc.dim_names;
   header_delay_ = params.router_delay_clocks;
   selection_ = params.selection;
   seed_ = params.seed;

@@ -53,6 +53,10 @@ std::string formatReport(const Results& r) {
   s += fmt::format("packets:  created {}, delivered {}, dropped {}, in flight {}\n",
                    r.packets.created, r.packets.delivered, r.packets.dropped, r.packets.in_flight);
   s += fmt::format("conservation: {}\n", r.conserved ? "holds" : "VIOLATED");
+  if (r.deadlock.clock >= 0 && r.status != RunStatus::kDeadlock) {
+    s += fmt::format("deadlocks: {} found and broken by dropping; the first at clock {}\n",
+                     r.deadlocks_found, r.deadlock.clock);
+  }
   s += fmt::format("measured: {} messages arriving in clocks [{}, {})\n", r.measured_messages,
                    r.window_start_cycle, r.window_end_cycle);
   s += "latency:\n";

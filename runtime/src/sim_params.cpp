@@ -21,12 +21,14 @@ std::string_view flowControlName(FlowControl fc) {
 
 std::string_view deadlockName(DeadlockHandling dh) {
   switch (dh) {
-    case DeadlockHandling::kNone:
-      return "None";
+    case DeadlockHandling::kDetect:
+      return "Detect";
     case DeadlockHandling::kDrop:
       return "Drop";
     case DeadlockHandling::kAvoid:
       return "Avoid";
+    case DeadlockHandling::kDropAfterTimeout:
+      return "DropAfterTimeout";
   }
   return "?";
 }
@@ -78,8 +80,9 @@ std::string validate(const SimParams& p, int32_t nodes) {
     return "message length range is empty";
   }
   if (p.injection_queue_capacity < 1) return "injection queue must hold at least 1 message";
-  if (p.deadlock == DeadlockHandling::kDrop && p.deadlock_timeout_clocks < 1) {
-    return "Drop needs a positive DeadlockTimeout";
+  if (p.deadlock_timeout_clocks < 0) return "DeadlockTimeout must not be negative";
+  if (p.deadlock == DeadlockHandling::kDropAfterTimeout && p.deadlock_timeout_clocks < 1) {
+    return "DropAfterTimeout needs a positive DeadlockTimeout";
   }
   if (p.route_fn == nullptr) return "no routing function";
   if (!p.vc_class.empty() && static_cast<int32_t>(p.vc_class.size()) != p.virtual_channels) {

@@ -52,6 +52,8 @@ struct Simulator::State {
   }
   template <class Route>
   void loop(const Route& route, const RunOptions& options, Results& out);
+  // Records a deadlock found at clock c (the VCs in `cycle`) in the results.
+  void noteDeadlock(int64_t c, Results& out) const;
   void account(int64_t c);
   bool routerTick(int64_t c) const;
 
@@ -63,6 +65,7 @@ struct Simulator::State {
   Statistics stats;
   PacketStore store;
   CycleLog log;
+  std::vector<uint32_t> cycle;  // scratch of the deadlock search
   int64_t flit_hops = 0;
   int64_t router_ticks = 0;
   bool ran = false;
@@ -110,6 +113,26 @@ void Simulator::State::account(int64_t c) {
   log.flit_hops = 0;
 }
 
+void Simulator::State::noteDeadlock(int64_t c, Results& out) const {
+  ++out.deadlocks_found;
+  if (out.deadlock.clock >= 0) return;  // the first one is the one reported
+  out.deadlock.clock = c;
+  for (uint32_t gv : cycle) out.deadlock.cycle.push_back(net.vcName(gv));
+}
+
+namespace {
+
+std::string deadlockMessage(const DeadlockRecord& d, size_t length) {
+  std::string names;
+  for (size_t i = 0; i < d.cycle.size() && i < 8; ++i) names += d.cycle[i] + " -> ";
+  names += d.cycle.size() > 8 ? "..." : d.cycle.front();
+  return fmt::format("deadlock at clock {}: a cycle of {} blocked virtual channels, each waiting "
+                     "for the next: {}",
+                     d.clock, length, names);
+}
+
+}  // namespace
+
 template <class Route>
 void Simulator::State::loop(const Route& route, const RunOptions& options, Results& out) {
   const int64_t time_limit = params.time_limit_clocks > 0
@@ -121,6 +144,10 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
                              ? params.deadlock_detect_clocks
                              : std::max<int64_t>(10000, 4 * params.deadlock_timeout_clocks);
   out.params.deadlock_detect_clocks = detect;  // report the effective window
+  const int64_t suspect_after =
+      params.deadlock_timeout_clocks > 0 ? params.deadlock_timeout_clocks : 1000;
+  out.params.deadlock_timeout_clocks = suspect_after;
+  int64_t next_search = 0;
   const bool show_progress = options.progress && isatty(STDERR_FILENO);
   const auto wall_start = std::chrono::steady_clock::now();
   auto last_progress = wall_start;
@@ -149,9 +176,28 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
       active.resize(keep);
     }
     if (log.moved) last_move = c;
+    bool deadlocked = false;
+    if (log.suspect && c >= next_search && params.deadlock != DeadlockHandling::kDropAfterTimeout) {
+      next_search = c + suspect_after;
+      ++out.deadlock_searches;
+      if (net.findDeadlock(params.route_fn, c, store, cycle)) {
+        noteDeadlock(c, out);
+        // Drop breaks the cycle and looks again next clock: others may be left.
+        if (params.deadlock == DeadlockHandling::kDrop && net.dropCycle(cycle, c, store, log) > 0) {
+          next_search = c + 1;
+        } else {
+          deadlocked = true;
+        }
+      }
+    }
     account(c);
     log.clear();
     stats.endCycle(c, net.flitsInNetwork());
+    if (deadlocked) {
+      out.status = RunStatus::kDeadlock;
+      out.status_message = deadlockMessage(out.deadlock, cycle.size());
+      break;
+    }
 
     if (stats.windowClosed()) break;
     if (sources.exhausted() && stats.inFlight() == 0 &&
@@ -165,10 +211,16 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
       break;
     }
     if (net.flitsInNetwork() > 0 && c - last_move >= detect) {
+      // The backstop: nothing moves at all. Name the cycle when there is one.
       out.status = RunStatus::kDeadlock;
-      out.status_message = fmt::format(
-          "deadlock: no flit moved for {} clocks (since clock {}) with {} flits in the network",
-          detect, last_move, net.flitsInNetwork());
+      if (net.findDeadlock(params.route_fn, c, store, cycle)) {
+        noteDeadlock(c, out);
+        out.status_message = deadlockMessage(out.deadlock, cycle.size());
+      } else {
+        out.status_message = fmt::format(
+            "deadlock: no flit moved for {} clocks (since clock {}) with {} flits in the network",
+            detect, last_move, net.flitsInNetwork());
+      }
       break;
     }
     if (c + 1 >= time_limit) {

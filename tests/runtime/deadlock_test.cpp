@@ -1,8 +1,11 @@
 // Deadlock handling: a ring under wormhole with one VC deadlocks at high load and the runtime
-// says so (instead of running forever); Drop removes blocked packets, counted, with buffers
-// and credits restored so that everything drains; Avoid (dateline VC classes) never
-// deadlocks; without Drop nothing is ever dropped.
+// finds the wait-for cycle and names its channels (instead of running forever); Drop removes
+// the packets of each cycle, counted, with buffers and credits restored so that everything
+// drains; DropAfterTimeout removes any header blocked that long; Avoid (dateline VC classes)
+// never deadlocks; saturation, even of an adaptive routing, is never taken for a deadlock.
 #include <gtest/gtest.h>
+
+#include <cstdio>
 
 #include "test_networks.h"
 
@@ -23,14 +26,42 @@ SimParams deadlockProne() {
   return p;
 }
 
+// "n3:x+ vc0" -> node 3, sign +1; false for injection VCs ("n3:pe vc0").
+bool parseChannel(const std::string& name, int& node, int& sign) {
+  char dim = 0, dir = 0;
+  int vc = 0;
+  return std::sscanf(name.c_str(), "n%d:%c%c vc%d", &node, &dim, &dir, &vc) == 4 && dim == 'x' &&
+         (dir == '+' || dir == '-') && (sign = dir == '+' ? 1 : -1) != 0;
+}
+
 TEST(Deadlock, DetectedAndReportedOnRingWithOneVc) {
   SimParams p = deadlockProne();
+  p.deadlock_timeout_clocks = 100;
   p.time_limit_clocks = 200000;
   const Results r = simulate(makeRing(8), p);
   EXPECT_EQ(r.status, RunStatus::kDeadlock);
   EXPECT_EQ(exitCodeFor(r), 3);
-  EXPECT_LT(r.cycles, 200000);  // stopped early, did not run to the limit
-  EXPECT_NE(r.status_message.find("deadlock"), std::string::npos);
+  // Found by the wait-for search soon after it formed, not by the backstop (nothing moved
+  // for deadlock_detect_clocks).
+  EXPECT_LT(r.cycles, 200000);
+  EXPECT_EQ(r.deadlocks_found, 1);
+  EXPECT_GE(r.deadlock_searches, 1);
+  EXPECT_EQ(r.deadlock.clock, r.cycles - 1);
+  EXPECT_NE(r.status_message.find("deadlock at clock"), std::string::npos) << r.status_message;
+  // The cycle goes round the ring in one direction: its network channels leave consecutive
+  // nodes, all the same way, and cover the ring.
+  std::vector<std::pair<int, int>> hops;
+  for (const std::string& name : r.deadlock.cycle) {
+    int node = 0, sign = 0;
+    if (parseChannel(name, node, sign)) hops.emplace_back(node, sign);
+  }
+  ASSERT_EQ(hops.size(), 8u) << r.status_message;
+  for (size_t i = 0; i < hops.size(); ++i) {
+    const auto [node, sign] = hops[i];
+    const auto [next, next_sign] = hops[(i + 1) % hops.size()];
+    EXPECT_EQ(sign, next_sign);
+    EXPECT_EQ(next, (node + sign + 8) % 8) << r.deadlock.cycle[i];
+  }
   EXPECT_EQ(r.messages.dropped, 0);
   EXPECT_GT(r.messages.in_flight, 0);
   // Still conserved, and whatever was measured is in the results.
@@ -41,16 +72,27 @@ TEST(Deadlock, DetectedAndReportedOnRingWithOneVc) {
 
 TEST(Deadlock, DropRemovesBlockedPacketsAndEverythingDrains) {
   // Wormhole packets blocked across several nodes, and cut-through packets each blocked
-  // whole in one node: in both, dropping must give back every buffer slot and credit.
+  // whole in one node: in both, dropping must give back every buffer slot and credit. Drop
+  // removes the packets of each cycle found; DropAfterTimeout any header blocked that long.
+  for (DeadlockHandling dh : {DeadlockHandling::kDrop, DeadlockHandling::kDropAfterTimeout})
   for (FlowControl fc : {FlowControl::kWormhole, FlowControl::kVirtualCutThrough}) {
     SimParams p = deadlockProne();
     p.flow_control = fc;
     if (fc == FlowControl::kVirtualCutThrough) p.buffer_flits = p.packet_flits;
-    p.deadlock = DeadlockHandling::kDrop;
+    p.deadlock = dh;
     p.deadlock_timeout_clocks = 200;
     p.creation_max = 4000;
     const Results r = simulate(makeRing(8), p);
     SCOPED_TRACE(flowControlName(fc));
+    SCOPED_TRACE(deadlockName(dh));
+    if (dh == DeadlockHandling::kDrop) {
+      EXPECT_GT(r.deadlocks_found, 0);
+      EXPECT_GE(r.deadlock.clock, 0);
+      // Each cycle of this ring holds 8 headers at most: every drop came with a cycle.
+      EXPECT_LE(r.packets.dropped, 8 * r.deadlocks_found);
+    } else {
+      EXPECT_EQ(r.deadlock_searches, 0);
+    }
     EXPECT_NE(r.status, RunStatus::kDeadlock);
     EXPECT_GT(r.packets.dropped, 0);
     EXPECT_GT(r.messages.dropped, 0);
@@ -79,20 +121,103 @@ TEST(Deadlock, CutThroughDeadlocksOnRingWithoutHandling) {
 }
 
 TEST(Deadlock, DropLeavesAFreeFlowingNetworkAlone) {
-  // Drop only removes packets blocked for the timeout: at light load none is.
-  SimParams p = baseParams(FlowControl::kWormhole, 4, 4, 1);
+  // At light load no header is blocked for the timeout: nothing is searched or dropped.
+  for (DeadlockHandling dh : {DeadlockHandling::kDrop, DeadlockHandling::kDropAfterTimeout}) {
+    SimParams p = baseParams(FlowControl::kWormhole, 4, 4, 1);
+    p.deadlock = dh;
+    p.deadlock_timeout_clocks = 1000;
+    setLoad(p, 0.05);
+    p.creation_max = 2000;
+    const Results r = simulate(makeMesh({4, 4}), p);
+    EXPECT_EQ(r.status, RunStatus::kOk);
+    EXPECT_EQ(r.messages.dropped, 0);
+    EXPECT_EQ(r.messages.delivered, 2000);
+    EXPECT_EQ(r.deadlock_searches, 0);
+  }
+}
+
+TEST(Deadlock, DropKeepsAOneVcTorusDeliveringFarPastSaturation) {
+  // Many cycles form and are broken; conservation holds and traffic keeps arriving.
+  SimParams p = baseParams(FlowControl::kWormhole, 8, 4, 1);
+  p.virtual_channels = 1;
   p.deadlock = DeadlockHandling::kDrop;
-  p.deadlock_timeout_clocks = 1000;
-  setLoad(p, 0.05);
-  p.creation_max = 2000;
-  const Results r = simulate(makeMesh({4, 4}), p);
-  EXPECT_EQ(r.status, RunStatus::kOk);
-  EXPECT_EQ(r.messages.dropped, 0);
-  EXPECT_EQ(r.messages.delivered, 2000);
+  p.deadlock_timeout_clocks = 100;
+  setLoad(p, 0.8);
+  p.injection_queue_capacity = 8;
+  p.time_limit_clocks = 50000;
+  p.sampling_interval_clocks = 5000;
+  const Results r = simulate(makeTorus({8, 8}), p);
+  EXPECT_NE(r.status, RunStatus::kDeadlock) << r.status_message;
+  EXPECT_GT(r.deadlocks_found, 1);
+  EXPECT_GT(r.packets.dropped, 0);
+  EXPECT_TRUE(r.conserved);
+  ASSERT_FALSE(r.series.empty());
+  EXPECT_GT(r.series.back().arrived, 0);
+}
+
+TEST(Deadlock, PartialDeadlockReportedWhileOtherTrafficFlows) {
+  // On a one-VC torus the first ring to lock up is found while the rest of the network still
+  // delivers: the deadlock is reported within the timeout (plus one search period), long
+  // before the backstop that waits for the whole network to stop.
+  SimParams p = baseParams(FlowControl::kWormhole, 8, 2, 1);
+  p.virtual_channels = 1;
+  p.deadlock_timeout_clocks = 200;
+  p.deadlock_detect_clocks = 100000;
+  setLoad(p, 0.3);
+  p.time_limit_clocks = 400000;
+  p.sampling_interval_clocks = 100;
+  const Results r = simulate(makeTorus({8, 8}), p);
+  ASSERT_EQ(r.status, RunStatus::kDeadlock) << r.status_message;
+  ASSERT_GE(r.series.size(), 2u);
+  // Deliveries in the last full sampling interval before the report.
+  EXPECT_GT(r.series[r.series.size() - 2].arrived, 0);
+  EXPECT_FALSE(r.deadlock.cycle.empty());
+  EXPECT_TRUE(r.conserved);
+}
+
+// Duato's fully adaptive minimal routing on a mesh: every minimal port in VC 0 first, the
+// dimension-order port in VC 1 when none is free. Deadlock-free; its headers wait on several
+// candidates at once, so only a search that needs all of them blocked stays quiet.
+RouteSet adaptiveWithEscape(const RouteContext& ctx) {
+  const TopologyIndex& t = *ctx.topo;
+  RouteSet set{{0, 0, 0, 0}, -1};
+  for (int32_t d = 0; d < t.numDims(); ++d) {
+    const int32_t cur = t.coord(ctx.node, d), dst = t.coord(ctx.dest, d);
+    if (cur != dst) set.tier[0] |= uint64_t{1} << (t.dirPort(ctx.node, d, dst > cur ? 1 : -1) * 2);
+  }
+  set.tier[1] = oracle::dimensionOrder(ctx).tier[0] & 0xaaaaaaaaaaaaaaaaull;  // VC 1 of the port
+  return set;
+}
+
+TEST(Deadlock, SaturationIsNeverTakenForADeadlock) {
+  // Far past saturation, with a short timeout so that the search runs again and again:
+  // dimension order with one VC and an adaptive routing with an escape VC never deadlock.
+  struct Case {
+    RouteFn routing;
+    int32_t vcs;
+  };
+  for (const Case& c : {Case{oracle::dimensionOrder, 1}, Case{adaptiveWithEscape, 2}}) {
+    SimParams p = baseParams(FlowControl::kWormhole, 8, 2, 1);
+    p.route_fn = c.routing;
+    p.virtual_channels = c.vcs;
+    p.deadlock = DeadlockHandling::kDetect;
+    p.deadlock_timeout_clocks = 20;
+    setLoad(p, 1.0);
+    p.injection_queue_capacity = 4;
+    p.time_limit_clocks = 100000;
+    p.sampling_interval_clocks = 10000;
+    const Results r = simulate(makeMesh({8, 8}), p);
+    SCOPED_TRACE(c.vcs);
+    EXPECT_NE(r.status, RunStatus::kDeadlock) << r.status_message;
+    EXPECT_EQ(r.deadlocks_found, 0);
+    EXPECT_GT(r.deadlock_searches, 100);  // the search did look, many times
+    ASSERT_FALSE(r.series.empty());
+    EXPECT_GT(r.series.back().arrived, 0);
+  }
 }
 
 TEST(Deadlock, NothingIsDroppedWithoutDrop) {
-  for (DeadlockHandling dh : {DeadlockHandling::kNone, DeadlockHandling::kAvoid}) {
+  for (DeadlockHandling dh : {DeadlockHandling::kDetect, DeadlockHandling::kAvoid}) {
     SimParams p = deadlockProne();
     p.virtual_channels = 2;
     if (dh == DeadlockHandling::kAvoid) testing::useDateline(p);

@@ -27,9 +27,10 @@
   X(NetworkFrequencyHz)       \
   X(RouterFrequencyHz) X(CreationRate) X(CreationIntervalClocks) X(AvgDistance) X(HotSpotShare)
 
-// Strings: ndl_params_str[NDL_P_<Name>].
-#define NDL_ABI_STR_PARAMS(X) \
-  X(TopologyName) X(TopologyKind) X(RoutingName) X(DataOutputFile) X(ScreenOutputFile)
+// Strings: ndl_params_str[NDL_P_<Name>]. DimNames: the port dimensions' names, comma-separated.
+#define NDL_ABI_STR_PARAMS(X)                                                              \
+  X(TopologyName) X(TopologyKind) X(RoutingName) X(DataOutputFile) X(ScreenOutputFile) \
+      X(DimNames)
 
 #define NDL_ABI_ENUM(Name) NDL_P_##Name,
 enum NdlI64Param { NDL_ABI_I64_PARAMS(NDL_ABI_ENUM) NDL_P_I64_COUNT };

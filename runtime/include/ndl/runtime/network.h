@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "ndl/runtime/event_wheel.h"
@@ -65,11 +66,13 @@ struct CycleLog {
   std::vector<uint32_t> freed;    // dropped packets whose last flit was discarded
   int64_t flit_hops = 0;          // flits that crossed a network link
   bool moved = false;             // any flit moved (deadlock detection)
+  bool suspect = false;           // a header has been blocked for the deadlock timeout
   void clear() {
     arrivals.clear();
     drops.clear();
     freed.clear();
     moved = false;
+    suspect = false;
   }
 };
 
@@ -116,6 +119,18 @@ class Network {
   void deactivate(int32_t r) { is_active_[r] = 0; }
 
   int64_t flitsInNetwork() const { return flits_in_network_; }
+
+  // ---- deadlocks as wait-for cycles (deadlock_search.cpp)
+  // Looks for VCs that can never move again: blocked VCs all of whose ways forward wait on
+  // VCs that are themselves such. Fills `cycle` with global input VCs, each waiting for the
+  // next, and returns true when there are any. `route` is the routing the step uses.
+  bool findDeadlock(RouteFn route, int64_t c, const PacketStore& store,
+                    std::vector<uint32_t>& cycle) const;
+  // Drops the packets whose headers wait in the cycle's VCs; returns how many.
+  int dropCycle(const std::vector<uint32_t>& cycle, int64_t c, PacketStore& store,
+                CycleLog& log);
+  // "n3:x+ vc0": the channel into the VC's router that feeds input VC gv.
+  std::string vcName(uint32_t gv) const;
   const std::vector<int64_t>& collisions() const { return collisions_; }
   // Bytes held by the network state, for the memory figure of the benchmark.
   size_t stateBytes() const;
@@ -155,6 +170,12 @@ class Network {
   void discardFlits(int32_t r, uint32_t gv, int64_t c, CycleLog& log);
   void dropFront(int32_t r, uint32_t gv, int64_t c, PacketStore& store, CycleLog& log);
   [[noreturn]] void badRoute(int32_t r, int32_t dest, int32_t port) const;
+  // The router holding global input VC gv (binary search: cold paths only).
+  int32_t routerOfVc(uint32_t gv) const;
+  // What blocked VC gv waits for, appended to `targets`; false when it can move (now or
+  // once something already in flight arrives).
+  bool waitsFor(int32_t r, uint32_t gv, uint32_t now, RouteFn route, const PacketStore& store,
+                std::vector<uint32_t>& targets) const;
 
   TopologyIndex topo_;
   FlowControl flow_;
@@ -167,11 +188,12 @@ class Network {
   uint32_t depth_mask_ = 0;
   int32_t header_delay_ = 1;  // link clocks (router clocks converted when the domains differ)
   int32_t credit_delay_ = 1;
-  int64_t drop_timeout_ = 0;
+  int64_t drop_timeout_ = 0;  // blocked this long: suspected (or dropped, DropAfterTimeout)
   Selection selection_ = Selection::kFirst;
   uint64_t seed_ = 0;  // of selection Random
   // Output VC bit b of a route mask (b = port * vcs + vc): its port and VC.
   uint8_t bit_port_[64] = {};
+  std::vector<std::string> dim_names_;  // for channel names in deadlock reports
   // Per global port: the portCode of its output side, and of the hop that brings packets
   // in (the travel direction seen by (arrived-along)).
   std::vector<int16_t> out_code_;

@@ -35,6 +35,8 @@ struct NetworkDesc {
   // whether dimensions wrap around. Empty when nodes have no coordinates.
   std::vector<int32_t> dims;
   bool wrap = false;
+  // Names of the port dimensions (x, y, z unless the topology names them), for messages.
+  std::vector<std::string> dim_names;
   // Figures from elaboration; negative means "unknown", the runtime then computes them by BFS.
   int32_t diameter = -1;
   double avg_distance = -1.0;  // over ordered pairs of distinct nodes

@@ -17,7 +17,7 @@ inline constexpr const char* kNdlVersion = "0.1.0";
 // Why a run ended. Anything but kOk is a runtime failure (exit code 3).
 enum class RunStatus : uint8_t {
   kOk,
-  kDeadlock,            // no flit moved for the detection window with flits in the network
+  kDeadlock,            // a wait-for cycle among blocked VCs (or nothing moved for a long time)
   kTimeLimit,           // the time limit came before the measured messages / the drain
   kInjectionQueueFull,  // creations were refused because an injection queue was full
   kInterrupted,         // stopped by RunOptions::stop (SIGINT in generated simulators)
@@ -78,6 +78,14 @@ struct NodeRow {
   uint32_t dropped_packets = 0;  // dropped at this node's router
 };
 
+// A deadlock the run found: a cycle of blocked virtual channels, each waiting for the next.
+struct DeadlockRecord {
+  int64_t clock = -1;  // -1: none found
+  // Channel names, "n3:x+ vc0": the VC of the link leaving node 3 along x+ ("n3:pe vc0" for
+  // an injection VC); each waits for the next, the last for the first.
+  std::vector<std::string> cycle;
+};
+
 struct Results {
   std::string ndl_version = kNdlVersion;
   RunStatus status = RunStatus::kOk;
@@ -118,6 +126,10 @@ struct Results {
   double hops_mean = 0;  // per delivered packet, measured window
   std::vector<DistanceRow> by_distance;
   std::vector<PairRow> pairs;
+
+  DeadlockRecord deadlock;     // the first deadlock found
+  int64_t deadlocks_found = 0;  // cycles found (under Drop each is broken by dropping)
+  int64_t deadlock_searches = 0;  // wait-for searches run (a header was blocked that long)
 
   int64_t collisions_total = 0;
   double collisions_per_packet = 0;

@@ -308,9 +308,12 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
       ++collisions_[r];
       ++store.packets[frontPacket(gv)].collisions;
     }
-    if (deadlock_ == DeadlockHandling::kDrop &&
-        static_cast<int32_t>(now - v.ready) >= drop_timeout_) {
-      dropFront(r, gv, c, store, log);
+    if (static_cast<int32_t>(now - v.ready) >= drop_timeout_) {
+      if (deadlock_ == DeadlockHandling::kDropAfterTimeout) {
+        dropFront(r, gv, c, store, log);
+      } else {
+        log.suspect = true;
+      }
     }
   }
 }

@@ -9,7 +9,11 @@
 
 namespace ndl::rt {
 
-enum class DeadlockHandling : uint8_t { kNone, kDrop, kAvoid };
+// What the simulator does about deadlocks (docs/runtime.md 2.5). Except under
+// kDropAfterTimeout it looks for wait-for cycles among blocked VCs; kDrop removes the packets
+// of a cycle it finds, the others stop the run at the first one (kAvoid: the routing's
+// deadlock-free classes are in use, so a cycle means the routing is wrong).
+enum class DeadlockHandling : uint8_t { kDetect, kDrop, kAvoid, kDropAfterTimeout };
 
 // How the router picks one candidate among the free ones of the first tier that has any.
 enum class Selection : uint8_t { kFirst, kRandom, kMostCredits, kStraightFirst };

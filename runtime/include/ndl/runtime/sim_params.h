@@ -66,10 +66,13 @@ struct SimParams {
   // empty: every VC in class 0.
   std::vector<uint8_t> vc_class;
   std::vector<uint8_t> injection_vc_class;
-  DeadlockHandling deadlock = DeadlockHandling::kNone;
-  int64_t deadlock_timeout_clocks = 0;  // Drop: a header blocked this long is removed
-  // No flit moved for this long while flits are in the network: reported as a deadlock.
-  // 0 chooses max(10000, 4 * deadlock_timeout_clocks).
+  DeadlockHandling deadlock = DeadlockHandling::kDetect;
+  // A header blocked this long is suspected: the simulator looks for a wait-for cycle through
+  // the blocked VCs (at most once per this many clocks), or under kDropAfterTimeout removes
+  // it. 0 chooses 1000.
+  int64_t deadlock_timeout_clocks = 0;
+  // Backstop: no flit moved for this long while flits are in the network is reported as a
+  // deadlock even when no cycle was found. 0 chooses max(10000, 4 * deadlock_timeout_clocks).
   int64_t deadlock_detect_clocks = 0;
 
   // ---- run control and statistics
