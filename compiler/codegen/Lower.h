@@ -33,17 +33,46 @@ struct NetworkConstants {
   int64_t injectionVcs = 1;
   bool avoiding = false;
   int64_t classes = 1;
+  // The routing's header fields: bits [offset, offset + bits) of the packet
+  // header hold value - lo.
+  struct Field {
+    uint32_t offset = 0;
+    uint32_t bits = 1;
+    int64_t lo = 0;
+    int64_t hi = 1;
+  };
+  std::vector<Field> header;
 };
+
+// The layout of a route value in generated code, as i64 fields of one
+// struct: the tiers' masks, an error word, then per header field its write
+// masks (one per tier: the candidates that write it) and the value written
+// (already shifted into place). Error word: 0, or kind << 8 | field with
+// kind 1 = a value outside the field's range, 2 = two values for the field
+// in one route.
+inline constexpr unsigned kRouteError = 4;
+inline constexpr unsigned routeFieldMask(unsigned field, unsigned tier) { return 5 + field * 5 + tier; }
+inline constexpr unsigned routeFieldValue(unsigned field) { return 5 + field * 5 + 4; }
+inline constexpr unsigned routeWords(size_t fields) { return 5 + static_cast<unsigned>(fields) * 5; }
+inline constexpr int64_t kHeaderOutOfRange = 1, kHeaderTwoValues = 2;
 
 // Lowers definition `def` and every definition it calls into `module` as
 // internal functions taking and returning i64 (Bool 0/1, Port dim*2+(dir>0))
-// or, for routes, {i64, i64, i64, i64}: one mask per priority tier, bit (port code *
-// classes + class) per candidate, bit 63 for a port outside the network's
-// dimensions.
+// or, for routes, a struct of routeWords(fields) i64: one mask per priority
+// tier, bit (port code * classes + class) per candidate, bit 63 for a port
+// outside the network's dimensions; then the error word and header writes.
 // Returns nullptr after reporting a construct the code generator does not
 // compile (reals, lists, topology statements).
 llvm::Function* lowerDefinition(llvm::Module& module, const sema::DefinitionTable& defs,
                                 uint32_t def, const NetworkConstants& network,
                                 DiagnosticEngine& diags);
+
+// Lowers the initial values of routing `def`'s header fields as
+// void ndl_user_header_init(i64 source, i64 dest, i64 random, ptr out):
+// out[0] the packed header, out[1] an error word as a route's (kind 1: an
+// initial value outside its field's range). `random` seeds the packet's
+// draws of (random-node) and (random n).
+bool lowerHeaderInit(llvm::Module& module, const sema::DefinitionTable& defs, uint32_t def,
+                     const NetworkConstants& network, DiagnosticEngine& diags);
 
 }  // namespace ndl::codegen

@@ -33,7 +33,8 @@ class Lowerer {
     // A struct, not a vector: its calling convention does not depend on the
     // CPU features of caller and callee (the core keeps baseline x86-64
     // ones, the routing gets the host's; at -O0 they call each other).
-    route_ = llvm::StructType::get(ctx_, {i64_, i64_, i64_, i64_});
+    route_ = llvm::StructType::get(
+        ctx_, std::vector<llvm::Type*>(routeWords(net.header.size()), i64_));
     radices_ = table("ndl.radices", net.radices);
     strides_ = table("ndl.strides", net.strides);
     wraps_ = table("ndl.wraps", net.wraps);
@@ -228,24 +229,153 @@ class Lowerer {
   }
 
   // (prefer a b): a's tiers up to its last non-empty one, then b's; at most
-  // four tiers (the compile-time evaluator reports more).
+  // four tiers (the compile-time evaluator reports more). Header writes move
+  // with their tiers.
   llvm::Value* prefer(llvm::Value* a, llvm::Value* c) {
     llvm::Value* used = constant(0);  // tiers of a up to its last non-empty one
     for (unsigned t = 0; t < 4; ++t) {
       llvm::Value* nonEmpty = b_.CreateICmpNE(b_.CreateExtractValue(a, t), constant(0));
       used = b_.CreateSelect(nonEmpty, constant(t + 1), used);
     }
-    llvm::Value* out = llvm::Constant::getNullValue(route_);
-    for (unsigned t = 0; t < 4; ++t) {
-      // Tier t is a's when t < used, else c's tier t - used.
-      llvm::Value* pick = b_.CreateExtractValue(a, t);
-      for (unsigned u = 0; u <= t; ++u)
-        pick = b_.CreateSelect(b_.CreateICmpEQ(used, constant(u)),
-                               b_.CreateExtractValue(c, t - u), pick);
-      out = b_.CreateInsertValue(out, pick, t);
-    }
+    llvm::Value* out = mergeWrites(a, c, c);
+    // Tier t is a's when t < used, else c's tier t - used; so are the write
+    // masks of each field (index(t) names tier t's word).
+    auto shuffle = [&](auto index) {
+      for (unsigned t = 0; t < 4; ++t) {
+        llvm::Value* pick = b_.CreateExtractValue(a, index(t));
+        for (unsigned u = 0; u <= t; ++u)
+          pick = b_.CreateSelect(b_.CreateICmpEQ(used, constant(u)),
+                                 b_.CreateExtractValue(c, index(t - u)), pick);
+        out = b_.CreateInsertValue(out, pick, index(t));
+      }
+    };
+    shuffle([](unsigned t) { return t; });
+    for (unsigned f = 0; f < net_.header.size(); ++f)
+      shuffle([f](unsigned t) { return routeFieldMask(f, t); });
     return out;
   }
+
+  // The error word and header values of a route joining a and c (its masks
+  // are the caller's): an error of either, else a field written with two
+  // different values; each field's value from whichever writes it.
+  llvm::Value* mergeWrites(llvm::Value* a, llvm::Value* c, llvm::Value* into) {
+    llvm::Value* err = b_.CreateExtractValue(a, kRouteError);
+    err = b_.CreateSelect(b_.CreateICmpNE(err, constant(0)), err,
+                          b_.CreateExtractValue(c, kRouteError));
+    for (unsigned f = 0; f < net_.header.size(); ++f) {
+      llvm::Value* wa = constant(0);
+      llvm::Value* wc = constant(0);
+      for (unsigned t = 0; t < 4; ++t) {
+        wa = b_.CreateOr(wa, b_.CreateExtractValue(a, routeFieldMask(f, t)));
+        wc = b_.CreateOr(wc, b_.CreateExtractValue(c, routeFieldMask(f, t)));
+      }
+      llvm::Value* va = b_.CreateExtractValue(a, routeFieldValue(f));
+      llvm::Value* vc = b_.CreateExtractValue(c, routeFieldValue(f));
+      llvm::Value* aWrites = b_.CreateICmpNE(wa, constant(0));
+      llvm::Value* clash = b_.CreateAnd(b_.CreateAnd(aWrites, b_.CreateICmpNE(wc, constant(0))),
+                                        b_.CreateICmpNE(va, vc));
+      err = b_.CreateSelect(b_.CreateAnd(clash, b_.CreateICmpEQ(err, constant(0))),
+                            constant(kHeaderTwoValues << 8 | f), err);
+      into = b_.CreateInsertValue(into, b_.CreateSelect(aWrites, va, vc), routeFieldValue(f));
+    }
+    return b_.CreateInsertValue(into, err, kRouteError);
+  }
+
+  // (set field value route): every candidate of the route writes the field.
+  llvm::Value* setField(const Expr& e) {
+    const unsigned f = static_cast<unsigned>(e.i);
+    const NetworkConstants::Field& field = net_.header.at(f);
+    llvm::Value* x = value(e.kids[0]);
+    llvm::Value* r = value(e.kids[1]);
+    llvm::Value* packed = pack(field, x);
+    llvm::Value* err = b_.CreateExtractValue(r, kRouteError);
+    llvm::Value* wrote = constant(0);
+    for (unsigned t = 0; t < 4; ++t) wrote = b_.CreateOr(wrote, b_.CreateExtractValue(r, routeFieldMask(f, t)));
+    llvm::Value* clash = b_.CreateAnd(b_.CreateICmpNE(wrote, constant(0)),
+                                      b_.CreateICmpNE(b_.CreateExtractValue(r, routeFieldValue(f)), packed));
+    llvm::Value* outside = b_.CreateOr(b_.CreateICmpSLT(x, constant(field.lo)),
+                                       b_.CreateICmpSGT(x, constant(field.hi)));
+    llvm::Value* ok = b_.CreateICmpEQ(err, constant(0));
+    err = b_.CreateSelect(b_.CreateAnd(ok, outside), constant(kHeaderOutOfRange << 8 | f), err);
+    ok = b_.CreateICmpEQ(err, constant(0));
+    err = b_.CreateSelect(b_.CreateAnd(ok, clash), constant(kHeaderTwoValues << 8 | f), err);
+    r = b_.CreateInsertValue(r, err, kRouteError);
+    for (unsigned t = 0; t < 4; ++t) r = b_.CreateInsertValue(r, b_.CreateExtractValue(r, t), routeFieldMask(f, t));
+    return b_.CreateInsertValue(r, packed, routeFieldValue(f));
+  }
+
+  llvm::Value* pack(const NetworkConstants::Field& f, llvm::Value* x) {
+    const uint64_t mask = f.bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << f.bits) - 1;
+    return b_.CreateShl(b_.CreateAnd(b_.CreateSub(x, constant(f.lo)),
+                                     constant(static_cast<int64_t>(mask))),
+                        constant(f.offset));
+  }
+
+  // A draw uniform in [0, n): the packet's stream advanced by a SplitMix64
+  // step, scaled by a 64x64 -> 128-bit multiply (no division).
+  llvm::Value* randomBelow(llvm::Value* n) {
+    llvm::Value* state = b_.CreateAdd(b_.CreateLoad(i64_, rng()), constant(static_cast<int64_t>(0x9E3779B97F4A7C15ULL)));
+    b_.CreateStore(state, rng());
+    llvm::Value* z = state;
+    z = b_.CreateMul(b_.CreateXor(z, b_.CreateLShr(z, constant(30))), constant(static_cast<int64_t>(0xBF58476D1CE4E5B9ULL)));
+    z = b_.CreateMul(b_.CreateXor(z, b_.CreateLShr(z, constant(27))), constant(static_cast<int64_t>(0x94D049BB133111EBULL)));
+    z = b_.CreateXor(z, b_.CreateLShr(z, constant(31)));
+    llvm::Type* i128 = llvm::Type::getInt128Ty(ctx_);
+    llvm::Value* wide = b_.CreateMul(b_.CreateZExt(z, i128), b_.CreateZExt(n, i128));
+    return b_.CreateTrunc(b_.CreateLShr(wide, llvm::ConstantInt::get(i128, 64)), i64_);
+  }
+  llvm::GlobalVariable* rng() {
+    if (!rng_)
+      rng_ = new llvm::GlobalVariable(m_, i64_, false, llvm::GlobalValue::InternalLinkage,
+                                      llvm::ConstantInt::get(i64_, 0), "ndl.rng");
+    return rng_;
+  }
+  llvm::Value* nodes() { return networkValue(nodes_); }
+
+ public:
+  // void ndl_user_header_init(i64 source, i64 dest, i64 random, ptr out).
+  void headerInit(uint32_t index) {
+    const sema::Definition& d = defs_.defs[index];
+    auto* ptr = llvm::PointerType::get(ctx_, 0);
+    auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx_), {i64_, i64_, i64_, ptr}, false);
+    llvm::Function* f = llvm::Function::Create(type, llvm::Function::ExternalLinkage,
+                                               "ndl_user_header_init", m_);
+    b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", f));
+    fn_ = f;
+    slots_.assign(d.frameSize, nullptr);
+    routeSlots_.assign(d.frameSize, nullptr);
+    // The routing's frame as at injection: current = source, no arrival.
+    llvm::Value* params[sema::kRoutingParams] = {f->getArg(0), f->getArg(1), f->getArg(0),
+                                                 constant(-1), constant(1), constant(0),
+                                                 constant(0)};
+    for (uint32_t k = 0; k < sema::kRoutingParams; ++k)
+      b_.CreateStore(params[k], slot(k, d.params[k].type));
+    b_.CreateStore(f->getArg(2), rng());
+    llvm::Value* header = constant(0);
+    llvm::Value* err = constant(0);
+    for (unsigned i = 0; i < d.headerFields.size(); ++i) {
+      const NetworkConstants::Field& field = net_.header.at(i);
+      const sema::HeaderFieldDecl& decl = d.headerFields[i];
+      llvm::Value* x = decl.init ? value(*decl.init)
+                       : decl.type == sema::Type::Node ? f->getArg(0)
+                                                       : constant(field.lo);
+      llvm::Value* outside = b_.CreateOr(b_.CreateICmpSLT(x, constant(field.lo)),
+                                         b_.CreateICmpSGT(x, constant(field.hi)));
+      err = b_.CreateSelect(b_.CreateAnd(outside, b_.CreateICmpEQ(err, constant(0))),
+                            constant(kHeaderOutOfRange << 8 | i), err);
+      b_.CreateStore(x, slot(sema::kRoutingParams + i, decl.type));
+      header = b_.CreateOr(header, pack(field, x));
+    }
+    b_.CreateAlignedStore(header, f->getArg(3), llvm::Align(8));
+    b_.CreateAlignedStore(err, b_.CreateConstGEP1_64(i64_, f->getArg(3), 1), llvm::Align(8));
+    b_.CreateRetVoid();
+    std::string msg;
+    llvm::raw_string_ostream os(msg);
+    if (llvm::verifyFunction(*f, &os))
+      internalError("LLVM verifier rejected the header initialization: " + os.str());
+  }
+
+ private:
 
   [[noreturn]] void unsupported(const Expr& e, std::string_view what) {
     throw NotCompilable{e.range, std::string(what)};
@@ -439,12 +569,23 @@ class Lowerer {
         llvm::Value* acc = v(0);
         for (size_t k = 1; k < e.kids.size(); ++k) {
           llvm::Value* x = v(k);
+          llvm::Value* out = mergeWrites(acc, x, x);
           for (unsigned t = 0; t < 4; ++t)
-            acc = b_.CreateInsertValue(
-                acc, b_.CreateOr(b_.CreateExtractValue(acc, t), b_.CreateExtractValue(x, t)), t);
+            out = b_.CreateInsertValue(
+                out, b_.CreateOr(b_.CreateExtractValue(acc, t), b_.CreateExtractValue(x, t)), t);
+          for (unsigned f = 0; f < net_.header.size(); ++f)
+            for (unsigned t = 0; t < 4; ++t)
+              out = b_.CreateInsertValue(out,
+                                         b_.CreateOr(b_.CreateExtractValue(acc, routeFieldMask(f, t)),
+                                                     b_.CreateExtractValue(x, routeFieldMask(f, t))),
+                                         routeFieldMask(f, t));
+          acc = out;
         }
         return acc;
       }
+      case Op::RouteSet: return setField(e);
+      case Op::RandomNode: return randomBelow(nodes());
+      case Op::RandomBelow: return randomBelow(v(0));
       case Op::RoutePrefer: {
         llvm::Value* acc = v(0);
         for (size_t k = 1; k < e.kids.size(); ++k) acc = prefer(acc, v(k));
@@ -482,6 +623,7 @@ class Lowerer {
   std::vector<llvm::AllocaInst*> slots_;
   std::vector<llvm::AllocaInst*> routeSlots_;
   llvm::Function* fn_ = nullptr;
+  llvm::GlobalVariable* rng_ = nullptr;  // the packet's draws, seeded by the header init
 };
 
 }  // namespace
@@ -499,6 +641,21 @@ llvm::Function* lowerDefinition(llvm::Module& module, const sema::DefinitionTabl
                  fmt::format("the simulator cannot compile this: {}", e.what))
         .withHint("write the routing with integer arithmetic on nodes, coordinates and ports");
     return nullptr;
+  }
+}
+
+bool lowerHeaderInit(llvm::Module& module, const sema::DefinitionTable& defs, uint32_t def,
+                     const NetworkConstants& network, DiagnosticEngine& diags) {
+  Lowerer lowerer(module, defs, network);
+  try {
+    lowerer.headerInit(def);
+    lowerer.lowerPending();
+    return true;
+  } catch (const NotCompilable& e) {
+    diags.report(DiagKind::NotCompilable, e.range,
+                 fmt::format("the simulator cannot compile this: {}", e.what))
+        .withHint("write the initial value with integer arithmetic on nodes and coordinates");
+    return false;
   }
 }
 

@@ -169,6 +169,12 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
   t.str[NDL_P_ScreenOutputFile] = p.screenOutputFile;
   for (size_t d = 0; d < g.dimNames.size(); ++d)
     t.str[NDL_P_DimNames] += (d ? "," : "") + g.dimNames[d];
+  i[NDL_P_HeaderFieldCount] = static_cast<int64_t>(network.header.size());
+  for (size_t f = 0; f < network.header.size(); ++f) {
+    const elab::HeaderFieldLayout& h = network.header[f];
+    t.str[NDL_P_HeaderFieldNames] += (f ? "," : "") + h.name;
+    t.headerFields.insert(t.headerFields.end(), {h.offset, h.bits, h.lo, h.hi});
+  }
 
   for (int64_t n : p.traffic.hotSpotNodes) t.hotNodes.push_back(static_cast<int32_t>(n));
   for (const sema::NodePair& pair : p.reportPairs) {

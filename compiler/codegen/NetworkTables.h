@@ -23,6 +23,7 @@ struct SimulatorTables {
   std::vector<int32_t> vcClass;     // per network VC
   std::vector<int32_t> injVcClass;  // per injection VC
   std::vector<int64_t> classVcs;    // per network class: its VCs as a bit mask
+  std::vector<int64_t> headerFields;  // per header field: offset, bits, lo, hi
 };
 
 // Needs: an elaborated network whose routing is resolved.

@@ -71,6 +71,7 @@ std::unique_ptr<llvm::Module> buildSimulatorModule(llvm::LLVMContext& context,
   exportArray(*m, i32, "ndl_vc_class", t.vcClass);
   exportArray(*m, i32, "ndl_inj_vc_class", t.injVcClass);
   exportArray(*m, i64, "ndl_class_vcs", t.classVcs);
+  exportArray(*m, i64, "ndl_header_fields", t.headerFields);
   {
     llvm::IRBuilder<> b(context);
     auto* ptr = llvm::PointerType::get(context, 0);
@@ -87,10 +88,11 @@ std::unique_ptr<llvm::Module> buildSimulatorModule(llvm::LLVMContext& context,
   }
 
   // ndl_user_route(current, dest, source, arrived, injected, in-class,
-  // blocked-for, out): the NDL routing function, its tiers stored to out.
+  // blocked-for, header, out): the NDL routing function, its route value
+  // stored to out.
   auto* ptr = llvm::PointerType::get(context, 0);
   auto* routeType = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
-                                            {i64, i64, i64, i64, i64, i64, i64, ptr}, false);
+                                            {i64, i64, i64, i64, i64, i64, i64, i64, ptr}, false);
   auto* route = llvm::Function::Create(routeType, llvm::Function::ExternalLinkage,
                                        "ndl_user_route", *m);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", route));
@@ -102,13 +104,24 @@ std::unique_ptr<llvm::Module> buildSimulatorModule(llvm::LLVMContext& context,
     constants.avoiding =
         program.params.deadlockHandling == sema::EnumId::DeadlockHandling_Avoid;
     constants.classes = static_cast<int64_t>(network.networkClasses.names.size());
+    for (const elab::HeaderFieldLayout& f : network.header)
+      constants.header.push_back({f.offset, f.bits, f.lo, f.hi});
     llvm::Function* f =
         lowerDefinition(*m, program.defs, *network.routingDef, constants, diags);
     if (!f) return nullptr;
+    if (!lowerHeaderInit(*m, program.defs, *network.routingDef, constants, diags)) return nullptr;
     std::vector<llvm::Value*> args;
     for (unsigned k = 0; k < sema::kRoutingParams; ++k) args.push_back(route->getArg(k));
+    // The header fields, unpacked from the packet's header word.
+    llvm::Value* header = route->getArg(sema::kRoutingParams);
+    for (const NetworkConstants::Field& field : constants.header) {
+      const uint64_t mask = field.bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << field.bits) - 1;
+      args.push_back(b.CreateAdd(
+          b.CreateAnd(b.CreateLShr(header, field.offset), b.getInt64(mask)),
+          b.getInt64(static_cast<uint64_t>(field.lo))));
+    }
     // The caller's array is only as aligned as its int64_t elements.
-    b.CreateAlignedStore(b.CreateCall(f, args), route->getArg(sema::kRoutingParams),
+    b.CreateAlignedStore(b.CreateCall(f, args), route->getArg(sema::kRoutingParams + 1),
                          llvm::Align(8));
     b.CreateRetVoid();
     // Knowing the routing is pure NDL and the network's size, the

@@ -103,8 +103,12 @@ void checkDeadlock(FrontEndResult& result, DiagnosticEngine& diags) {
                              "cyclic channel dependency {}",
                              params.topology.text, params.virtualChannels,
                              params.virtualChannels == 1 ? "" : "s", routing.name, d.cycleText))
-        .withHint(fmt::format("{}; (VirtualChannels 2) with (DeadlockHandling Avoid) prevents it",
-                              handling));
+        .withHint(params.deadlockHandling == sema::EnumId::DeadlockHandling_Avoid
+                      ? handling
+                      : fmt::format("{}; under (DeadlockHandling Avoid) {} uses its deadlock-free "
+                                    "VC classes if it declares them (docs/routing.md says what "
+                                    "each stdlib routing needs)",
+                                    handling, routing.name));
   }
 }
 

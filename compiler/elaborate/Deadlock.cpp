@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
+#include <unordered_set>
 
 namespace ndl::elab {
 
@@ -75,7 +76,10 @@ class Builder {
     const uint64_t states = fns_.readsSource ? static_cast<uint64_t>(g_.nodeCount) * 4 *
                                                    (g_.nodeCount + 8) * k_
                                              : perDest;
-    out_.estimatedWork = (dests.size() + samples_.size()) * states * (fns_.waits ? 2 : 1);
+    // Header fields multiply the states by their initial outcomes (at least).
+    const uint64_t outcomes = initOutcomes(fns_, 0, g_.nodeCount > 1 ? 1 : 0);
+    out_.estimatedWork =
+        (dests.size() + samples_.size()) * states * outcomes * (fns_.waits ? 2 : 1);
     if (out_.estimatedWork > limits_.maxRouteSteps) {
       out_.status = AnalysisStatus::kTooLarge;
       out_.message = fmt::format(
@@ -230,12 +234,13 @@ class Builder {
   }
 
   // The candidates of a state, over both waits; false after an error.
-  bool candidatesAt(NodeId src, NodeId dst, NodeId cur, Hop in, std::vector<Hop>& all) {
+  // `start` is the packet's state: its initial one when in.channel is none.
+  bool candidatesAt(NodeId src, NodeId dst, NodeId cur, Hop in, const RouteState& start,
+                    std::vector<Hop>& all) {
     all.clear();
     for (uint32_t wait : {0u, kLongWait}) {
       if (wait != 0 && !fns_.waits) break;
-      RouteState state{};
-      if (fns_.init) fns_.init(src, dst, state);
+      RouteState state = start;
       if (auto err = routeCandidates(g_, fns_, src, dst, cur, in, kUnknownHops, wait, state,
                                      step_)) {
         if (out_.errors.size() < limits_.maxErrors) out_.errors.push_back(std::move(*err));
@@ -266,18 +271,25 @@ class Builder {
   }
 
   // Every state a packet bound for d can reach: dependency edges, and for
-  // Duato the extended edges of the escape classes.
+  // Duato the extended edges of the escape classes. A state is a (channel,
+  // class) vertex and, for a routing with header fields, the header.
   void explore(NodeId d, std::vector<std::pair<uint32_t, uint32_t>>& edges,
                std::vector<std::pair<uint32_t, uint32_t>>& ext) {
     const bool duato = !opt_.escapeClasses.empty();
-    std::vector<uint32_t> stack, touched;
+    struct State {
+      uint32_t v;
+      uint64_t header;
+    };
+    std::vector<State> stack;
+    std::vector<uint32_t> touched;
     std::vector<Hop> all;
-    auto reach = [&](uint32_t w) {
-      if (!visited_[w]) {
+    auto reach = [&](uint32_t w, uint64_t header) {
+      const bool fresh = !visited_[w];
+      if (fresh) {
         visited_[w] = 1;
         touched.push_back(w);
-        stack.push_back(w);
       }
+      if (fns_.hasHeader ? seen_.insert({w, header}).second : fresh) stack.push_back({w, header});
     };
     // A routing that reads the source is explored source by source (the
     // state then includes it); any other from all sources at once.
@@ -286,30 +298,37 @@ class Builder {
       for (NodeId s = first; s <= last && out_.errors.empty(); ++s) {
         if (s == d) continue;
         const Hop in{kNoChannel, 0};
-        if (!candidatesAt(s, d, s, in, all)) break;
-        bool escape = false;
-        for (const Hop& h : all) {
-          const uint32_t w = h.channel * k_ + h.vcClass;
-          escape |= isEscape(w);
-          reach(w);
+        const uint32_t outcomes = initOutcomes(fns_, s, d);
+        for (uint32_t k = 0; k < outcomes && out_.errors.empty(); ++k) {
+          if (!candidatesAt(s, d, s, in, initState(fns_, s, d, k), all)) break;
+          bool escape = false;
+          for (const Hop& h : all) {
+            const uint32_t w = h.channel * k_ + h.vcClass;
+            escape |= isEscape(w);
+            reach(w, h.header);
+          }
+          if (duato && !escape) noEscape(s, d, in);
         }
-        if (duato && !escape) noEscape(s, d, in);
       }
       while (!stack.empty() && out_.errors.empty()) {
-        const uint32_t v = stack.back();
+        const State at = stack.back();
         stack.pop_back();
-        const Hop in{v / k_, static_cast<uint8_t>(v % k_)};
+        const uint32_t v = at.v;
+        const Hop in{v / k_, static_cast<uint8_t>(v % k_), at.header};
         const NodeId cur = g_.channels[in.channel].dst;
         if (cur == d) continue;  // ejects
         // Without readsSource the source does not matter: first stands in.
-        if (!candidatesAt(first, d, cur, in, all)) break;
+        RouteState state{};
+        state.words[0] = first;
+        state.words[1] = static_cast<int64_t>(at.header);
+        if (!candidatesAt(first, d, cur, in, state, all)) break;
         bool escape = false;
         for (const Hop& h : all) {
           const uint32_t w = h.channel * k_ + h.vcClass;
           escape |= isEscape(w);
           edges.emplace_back(v, w);
           if (duato) adj_[v].push_back(w);
-          reach(w);
+          reach(w, h.header);
         }
         if (duato && !escape) noEscape(cur, d, in);
       }
@@ -319,6 +338,7 @@ class Builder {
         if (duato) adj_[v].clear();
       }
       touched.clear();
+      seen_.clear();
       if (!fns_.readsSource) break;
     }
   }
@@ -353,6 +373,13 @@ class Builder {
   const uint32_t k_;
   DependencyBuild out_;
   std::vector<uint8_t> visited_;
+  // States (vertex, header) reached, for a routing with header fields.
+  struct StateHash {
+    size_t operator()(const std::pair<uint32_t, uint64_t>& s) const {
+      return std::hash<uint64_t>()(s.second * 0x9E3779B97F4A7C15ULL ^ s.first);
+    }
+  };
+  std::unordered_set<std::pair<uint32_t, uint64_t>, StateHash> seen_;
   std::vector<std::vector<uint32_t>> adj_;  // this destination's edges, for Duato
   std::vector<Hop> step_;
   std::vector<NodeId> translations_;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <tuple>
 
 #include "compiler/elaborate/GraphCheck.h"
 #include "compiler/elaborate/TopologyBuilder.h"
@@ -91,6 +92,59 @@ bool layoutClasses(const sema::Definition& routing, bool injection, int64_t vcs,
   return true;
 }
 
+// Bits for `values` distinct values (at least one).
+uint32_t bitsFor(uint64_t values) {
+  uint32_t b = 1;
+  while (b < 64 && (uint64_t{1} << b) < values) ++b;
+  return b;
+}
+
+// The routing's header fields packed into the packet's 64-bit header, in the
+// order declared; (Int lo hi) ranges evaluated with the configuration.
+bool layoutHeader(const sema::Definition& routing, uint32_t def, SourceRange site,
+                  Evaluator& evaluator, DiagnosticEngine& diags, std::vector<HeaderFieldLayout>& out) {
+  std::vector<Value> args(sema::kRoutingParams);
+  uint32_t offset = 0;
+  for (const sema::HeaderFieldDecl& d : routing.headerFields) {
+    HeaderFieldLayout f;
+    f.name = d.name;
+    f.type = d.type;
+    if (d.type == sema::Type::Node) {
+      f.hi = evaluator.network().nodeCount - 1;
+    } else if (d.type == sema::Type::Int) {
+      std::optional<Value> lo = evaluator.callExpr(def, d.lo, args, site);
+      std::optional<Value> hi = lo ? evaluator.callExpr(def, d.hi, args, site) : std::nullopt;
+      if (!hi) return false;
+      if (lo->a > hi->a) {
+        diags.report(DiagKind::EmptyRange, d.form,
+                     fmt::format("header field '{}' has the empty range {}..{}", d.name, lo->a,
+                                 hi->a))
+            .withHint("write (Int lo hi) with lo <= hi")
+            .note(site, "with this configuration");
+        return false;
+      }
+      f.lo = lo->a;
+      f.hi = hi->a;
+    }
+    // hi - lo + 1 values, computed without overflow in unsigned arithmetic.
+    const uint64_t span = static_cast<uint64_t>(f.hi) - static_cast<uint64_t>(f.lo);
+    f.bits = span >= (uint64_t{1} << 63) ? 64 : bitsFor(span + 1);
+    f.offset = offset;
+    if (offset + f.bits > 64) {
+      diags.report(DiagKind::OutOfRange, d.form,
+                   fmt::format("the header fields of {} need {} bits up to '{}'; a packet header "
+                               "carries 64",
+                               routing.name, offset + f.bits, d.name))
+          .withHint("narrow the (Int lo hi) ranges or drop a field")
+          .note(site, "with this configuration");
+      return false;
+    }
+    offset += f.bits;
+    out.push_back(std::move(f));
+  }
+  return true;
+}
+
 // The routing's (Require ...) checks and VC classes under the configuration.
 bool configureRouting(const sema::CheckedProgram& program, Network& net, Evaluator& evaluator,
                       DiagnosticEngine& diags) {
@@ -132,6 +186,8 @@ bool configureRouting(const sema::CheckedProgram& program, Network& net, Evaluat
                      net.injectionClasses))
     return false;
   ctx.networkClasses = static_cast<int64_t>(net.networkClasses.names.size());
+  if (!layoutHeader(routing, def, site, evaluator, diags, net.header)) return false;
+  ctx.header = net.header;
   net.escapeClasses.assign(net.networkClasses.names.size(), false);
   for (const auto& [name, range] : routing.escapeClasses)
     for (size_t k = 0; k < net.networkClasses.names.size(); ++k)
@@ -215,20 +271,91 @@ RouteFunctions routeFunctions(const Network& network, const sema::DefinitionTabl
   const VcClasses* classes = &network.networkClasses;
   uint32_t def = *network.routingDef;
   fns.classes = static_cast<uint32_t>(classes->names.size());
-  fns.init = [](NodeId src, NodeId, RouteState& s) { s.words[0] = src; };
-  fns.candidates = [g, classes, def, &evaluator, &failed](NodeId cur, NodeId dst, Hop in,
-                                                          uint32_t blockedFor, RouteState& s,
-                                                          std::vector<Hop>& out) {
+  const std::vector<HeaderFieldLayout>* header = &network.header;
+  const sema::Definition* routing = &defs.defs[def];
+  fns.hasHeader = !header->empty();
+  if (fns.hasHeader) {
+    // Initial values field by field, each seeing the fields before it; a
+    // draw of (random ...) takes the value `outcome` picks (mixed radix over
+    // the draws' ranges, the first draw fastest).
+    auto initial = [header, routing, def, &evaluator, &failed](NodeId src, NodeId dst,
+                                                               uint32_t outcome, RouteState& s,
+                                                               uint64_t* count) {
+      NetworkContext& ctx = evaluator.network();
+      Value args[sema::kRoutingParams + sema::kMaxHeaderFields] = {
+          Value::integer(src), Value::integer(dst), Value::integer(src), Value::integer(-1),
+          Value::integer(1)};
+      uint64_t packed = 0, outcomes = 1;
+      uint64_t rest = outcome;
+      for (size_t i = 0; i < header->size() && !failed; ++i) {
+        const HeaderFieldLayout& f = (*header)[i];
+        const std::optional<sema::Expr>& init = routing->headerFields[i].init;
+        int64_t v = f.type == sema::Type::Node ? static_cast<int64_t>(src) : f.lo;
+        if (init) {
+          // First with every draw 0 to learn the ranges, then with this outcome's.
+          ctx.draws.clear();
+          ctx.drawRanges.clear();
+          std::optional<Value> r = evaluator.callExpr(def, *init, args, SourceRange{});
+          std::vector<int64_t> ranges = ctx.drawRanges;
+          if (r && !ranges.empty()) {
+            ctx.draws.clear();
+            for (int64_t range : ranges) {
+              ctx.draws.push_back(static_cast<int64_t>(rest % static_cast<uint64_t>(range)));
+              rest /= static_cast<uint64_t>(range);
+              outcomes = std::min<uint64_t>(outcomes * static_cast<uint64_t>(range), UINT32_MAX);
+            }
+            ctx.drawRanges.clear();
+            r = evaluator.callExpr(def, *init, args, SourceRange{});
+          }
+          ctx.draws.clear();
+          ctx.drawRanges.clear();
+          if (!r) {
+            failed = true;
+            break;
+          }
+          v = r->a;
+          if (v < f.lo || v > f.hi) {
+            evaluator.reportAt(routing->headerFields[i].form,
+                               fmt::format("the initial value of header field '{}' is {}, outside "
+                                           "its range {}..{} (packet from node {} to node {})",
+                                           f.name, v, f.lo, f.hi, src, dst));
+            failed = true;
+            break;
+          }
+        }
+        args[sema::kRoutingParams + i] = Value::integer(v);
+        packed |= f.pack(v);
+      }
+      s.words[1] = static_cast<int64_t>(packed);
+      if (count) *count = outcomes;
+    };
+    fns.init = [initial](NodeId src, NodeId dst, uint32_t outcome, RouteState& s) {
+      initial(src, dst, outcome, s, nullptr);
+    };
+    fns.outcomes = [initial](NodeId src, NodeId dst) {
+      RouteState s{};
+      uint64_t n = 1;
+      initial(src, dst, 0, s, &n);
+      return static_cast<uint32_t>(n);
+    };
+  }
+  fns.candidates = [g, classes, def, header, &evaluator, &failed](
+                       NodeId cur, NodeId dst, Hop in, uint32_t blockedFor, RouteState& s,
+                       std::vector<Hop>& out) {
     if (failed) return CandidateStatus::kFailed;
     const bool injected = in.channel == kNoChannel;
     const Value arrived =
         injected ? Value::integer(-1)
                  : Value::port(g->channels[in.channel].dim, g->channels[in.channel].dir);
-    Value args[sema::kRoutingParams] = {
+    Value args[sema::kRoutingParams + sema::kMaxHeaderFields] = {
         Value::integer(cur),      Value::integer(dst), Value::integer(s.words[0]), arrived,
         Value::integer(injected), Value::integer(in.vcClass), Value::integer(blockedFor)};
+    const uint64_t packed = static_cast<uint64_t>(s.words[1]);
+    for (size_t i = 0; i < header->size(); ++i)
+      args[sema::kRoutingParams + i] = Value::integer((*header)[i].unpack(packed));
     evaluator.clearRoutes();
-    std::optional<Value> route = evaluator.call(def, args, SourceRange{});
+    std::optional<Value> route = evaluator.call(
+        def, std::span<const Value>(args, sema::kRoutingParams + header->size()), SourceRange{});
     if (!route) {
       failed = true;
       return CandidateStatus::kFailed;
@@ -252,7 +379,7 @@ RouteFunctions routeFunctions(const Network& network, const sema::DefinitionTabl
           if (c.vcClass != RouteCandidate::kAnyClass && static_cast<size_t>(c.vcClass) != k)
             continue;
           if (classes->count[k] == 0) continue;
-          const Hop h{ch, static_cast<uint8_t>(k)};
+          const Hop h{ch, static_cast<uint8_t>(k), (packed & ~c.clear) | c.value};
           if (std::find(out.begin() + static_cast<ptrdiff_t>(first), out.end(), h) == out.end())
             out.push_back(h);
         }
@@ -264,7 +391,8 @@ RouteFunctions routeFunctions(const Network& network, const sema::DefinitionTabl
       }
       std::sort(out.begin() + static_cast<ptrdiff_t>(first), out.end(),
                 [](const Hop& a, const Hop& b) {
-                  return a.channel != b.channel ? a.channel < b.channel : a.vcClass < b.vcClass;
+                  return std::tie(a.channel, a.vcClass, a.header) <
+                         std::tie(b.channel, b.vcClass, b.header);
                 });
     }
     return CandidateStatus::kOk;
@@ -281,7 +409,7 @@ RouteFunctions routeFunctions(const Network& network, const sema::DefinitionTabl
   fns.readsSource = readsVar(body, 2);
   fns.waits = readsVar(body, sema::kRoutingBlockedSlot);
   fns.translationInvariant = !network.graph.representatives.empty() && defs.defs[def].hasRoute &&
-                             usedClasses <= 1 && !fns.readsSource;
+                             usedClasses <= 1 && !fns.readsSource && !fns.hasHeader;
   return fns;
 }
 

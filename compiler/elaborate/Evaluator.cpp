@@ -118,6 +118,11 @@ std::optional<Value> Evaluator::callExpr(uint32_t def, const Expr& body,
   }
 }
 
+void Evaluator::reportAt(SourceRange at, std::string message) {
+  diags_.report(DiagKind::EvaluationError, at, std::move(message))
+      .withHint("the initial value is computed for every packet at injection");
+}
+
 std::optional<Value> Evaluator::evaluate(const Expr& e) {
   size_t base = stackTop_;
   try {
@@ -396,7 +401,48 @@ Value Evaluator::eval(const Expr& e, Value* frame) {
         }
       }
       while (!out.empty() && out.back().empty()) out.pop_back();
+      // One value per field in one route, as the simulator keeps it.
+      for (const HeaderFieldLayout& f : network_.header) {
+        const RouteCandidate* first = nullptr;
+        for (const auto& tier : out)
+          for (const RouteCandidate& c : tier) {
+            if (!(c.clear & f.mask())) continue;
+            if (first && (first->value & f.mask()) != (c.value & f.mask()))
+              fail(e, fmt::format("this route writes two values into header field '{}' ({} and "
+                                  "{})",
+                                  f.name, f.unpack(first->value), f.unpack(c.value)));
+            first = &c;
+          }
+      }
       return makeRoute(std::move(out), e);
+    }
+    case Op::RouteSet: {
+      const HeaderFieldLayout& f = network_.header.at(static_cast<size_t>(e.i));
+      const int64_t v = num(0);
+      if (v < f.lo || v > f.hi)
+        fail(e, fmt::format("header field '{}' is set to {}, outside its range {}..{}", f.name, v,
+                            f.lo, f.hi));
+      RouteTiers tiers = routes_[static_cast<size_t>(eval(e.kids[1], frame).a)];
+      const uint64_t packed = f.pack(v);
+      for (auto& tier : tiers)
+        for (RouteCandidate& c : tier) {
+          // One value per field in one route (the simulator keeps one).
+          if ((c.clear & f.mask()) && (c.value & f.mask()) != packed)
+            fail(e, fmt::format("this route writes two values into header field '{}' ({} and {})",
+                                f.name, f.unpack(c.value), v));
+          c.clear |= f.mask();
+          c.value = (c.value & ~f.mask()) | packed;
+        }
+      return makeRoute(std::move(tiers), e);
+    }
+    case Op::RandomNode:
+    case Op::RandomBelow: {
+      const int64_t range = e.op == Op::RandomNode ? network_.nodeCount : num(0);
+      if (range <= 0) fail(e, fmt::format("(random {}) draws from an empty range", range));
+      const size_t k = network_.drawRanges.size();
+      network_.drawRanges.push_back(range);
+      const int64_t v = k < network_.draws.size() ? network_.draws[k] : 0;
+      return Value::integer(std::min(v, range - 1));
     }
     case Op::PortDim: return Value::integer(eval(e.kids[0], frame).portDim());
     case Op::PortDir: return Value::integer(eval(e.kids[0], frame).portDir());

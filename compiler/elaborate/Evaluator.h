@@ -19,11 +19,30 @@ namespace ndl::elab {
 class TopologyBuilder;
 
 // A candidate of a route value: an output port (Value::port's code) and a
-// VC class, or every VC of the port (kAnyClass).
+// VC class, or every VC of the port (kAnyClass); taking it writes the header
+// bits `clear` with `value` (set by (set field v route)).
 struct RouteCandidate {
   int64_t port;
   int64_t vcClass;
+  uint64_t clear = 0;
+  uint64_t value = 0;
   static constexpr int64_t kAnyClass = -1;
+};
+
+// Where a header field lives in the packet's 64-bit header: bits [offset,
+// offset + bits) hold value - lo (a node's number, a Bool's 0 or 1).
+struct HeaderFieldLayout {
+  std::string name;
+  sema::Type type = sema::Type::Bool;
+  uint32_t offset = 0;
+  uint32_t bits = 1;
+  int64_t lo = 0;
+  int64_t hi = 1;
+  uint64_t mask() const { return (bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1) << offset; }
+  uint64_t pack(int64_t v) const { return (static_cast<uint64_t>(v - lo) << offset) & mask(); }
+  int64_t unpack(uint64_t header) const {
+    return static_cast<int64_t>((header & mask()) >> offset) + lo;
+  }
 };
 // At most this many priority tiers (the simulator keeps one mask per tier).
 inline constexpr size_t kMaxRouteTiers = 4;
@@ -42,6 +61,13 @@ struct NetworkContext {
   int64_t injectionVcs = 1;
   bool avoiding = false;
   int64_t networkClasses = 64;  // known once the routing's classes are laid out
+  std::vector<HeaderFieldLayout> header;  // the routing's header fields
+  // Draws of (random-node) / (random n) while a header field's initial value
+  // is evaluated: each draw takes the next of `draws` (0 when there are none
+  // left) and records its range in `drawRanges`, so that the analyses can
+  // enumerate every outcome.
+  std::vector<int64_t> draws;
+  std::vector<int64_t> drawRanges;
 
   void setRadices(std::vector<int64_t> r) {
     radices = std::move(r);
@@ -64,6 +90,10 @@ class Evaluator {
   // (a routing's (Hops e)), with the definition's parameters bound to args.
   std::optional<Value> callExpr(uint32_t def, const sema::Expr& body, std::span<const Value> args,
                                 SourceRange callSite = {});
+
+  // Reports an evaluation error found outside an expression (a header
+  // field's initial value out of its range) at `at`.
+  void reportAt(SourceRange at, std::string message);
 
   // Evaluates an expression with no local variables (arguments of a
   // Topology form).

@@ -99,7 +99,9 @@ RoutingStats routingHops(const Graph& g, const RouteFunctions& fns, const Limits
   // first source estimates the calls per source.
   Bfs bfs(g);
   const Bfs::Result first = bfs.run(sourceAt(0));
-  s.estimatedWork = sourceCount * (first.distanceSum + g.channels.size());
+  // A header field drawn at random: every outcome is traced, equally weighted.
+  const uint64_t outcomes = initOutcomes(fns, sourceAt(0), sourceAt(0) == 0 ? 1 : 0);
+  s.estimatedWork = sourceCount * (first.distanceSum + g.channels.size()) * outcomes;
   if ((reps.empty() && n > limits.maxAllPairsNodes) || s.estimatedWork > limits.maxRouteSteps) {
     s.status = AnalysisStatus::kTooLarge;
     s.message = fmt::format(
@@ -111,6 +113,7 @@ RoutingStats routingHops(const Graph& g, const RouteFunctions& fns, const Limits
 
   const uint32_t hopLimit = routeHopLimit(g, limits);
   UInt128 hopSum = 0;
+  uint64_t traces = 0;
   for (uint64_t i = 0; i < sourceCount && s.errors.size() < limits.maxErrors; ++i) {
     const NodeId src = sourceAt(i);
     const Bfs::Result res = i == 0 ? first : bfs.run(src);
@@ -124,22 +127,26 @@ RoutingStats routingHops(const Graph& g, const RouteFunctions& fns, const Limits
     const std::vector<uint32_t>& dist = bfs.dist();
     for (NodeId dst = 0; dst < n; ++dst) {
       if (dst == src) continue;
-      uint32_t hops = 0;
-      auto err = traceRoute(g, fns, src, dst, hopLimit, [&](Hop) { ++hops; });
-      if (err) {
-        s.errors.push_back(std::move(*err));
-        if (s.errors.size() >= limits.maxErrors) break;
-        continue;
+      const uint32_t n = initOutcomes(fns, src, dst);
+      for (uint32_t k = 0; k < n && s.errors.size() < limits.maxErrors; ++k) {
+        uint32_t hops = 0;
+        auto err = traceRoute(g, fns, src, dst, hopLimit, [&](Hop) { ++hops; }, k);
+        if (err) {
+          s.errors.push_back(std::move(*err));
+          continue;
+        }
+        hopSum += hops;
+        ++traces;
+        s.maxHops = std::max(s.maxHops, hops);
+        if (hops != dist[dst] && s.minimal) {
+          s.minimal = false;
+          s.longSrc = src;
+          s.longDst = dst;
+          s.longHops = hops;
+          s.longDistance = dist[dst];
+        }
       }
-      hopSum += hops;
-      s.maxHops = std::max(s.maxHops, hops);
-      if (hops != dist[dst] && s.minimal) {
-        s.minimal = false;
-        s.longSrc = src;
-        s.longDst = dst;
-        s.longHops = hops;
-        s.longDistance = dist[dst];
-      }
+      if (s.errors.size() >= limits.maxErrors) break;
     }
   }
   if (!s.errors.empty()) {
@@ -147,7 +154,7 @@ RoutingStats routingHops(const Graph& g, const RouteFunctions& fns, const Limits
     s.message = s.errors.front().message;
     return s;
   }
-  s.avgHops = *Ratio::make128(hopSum, static_cast<UInt128>(sourceCount) * (n - 1));
+  s.avgHops = *Ratio::make128(hopSum, traces);
   return s;
 }
 

@@ -16,16 +16,19 @@
 
 namespace ndl::elab {
 
-// Header state carried by a packet (e.g. RDT's per-rank hop vectors);
-// zero before `init` runs.
+// State carried by a packet: words[0] its source, words[1] its header
+// fields packed (docs/routing.md); zero before `init` runs.
 struct RouteState {
   int64_t words[16];
 };
 
-// A hop of a packet: the channel it takes and the VC class it is given there.
+// A hop of a packet: the channel it takes, the VC class it is given there,
+// and its header once it has taken the hop (header fields written by the
+// routing).
 struct Hop {
   ChannelId channel = kNoChannel;
   uint8_t vcClass = 0;
+  uint64_t header = 0;
   friend bool operator==(const Hop&, const Hop&) = default;
 };
 
@@ -37,7 +40,12 @@ enum class CandidateStatus : uint8_t {
 };
 
 struct RouteFunctions {
-  std::function<void(NodeId src, NodeId dst, RouteState&)> init;  // may be empty
+  // The state of a packet from src to dst as injected; a routing whose
+  // header fields draw random values has several equally likely initial
+  // states, numbered 0 .. outcomes(src, dst) - 1. Both may be empty (one
+  // outcome, a zero state but for the source).
+  std::function<void(NodeId src, NodeId dst, uint32_t outcome, RouteState&)> init;
+  std::function<uint32_t(NodeId src, NodeId dst)> outcomes;
   // Every candidate of a packet at `cur` bound for `dst` (cur != dst) that
   // arrived by `in` (in.channel == kNoChannel at its source, where in.vcClass
   // is its injection VC's class) and has waited `blockedFor` clocks: the
@@ -57,7 +65,21 @@ struct RouteFunctions {
   // The route from s to d is the translate of the route from a
   // representative: routes from graph.representatives stand for all sources.
   bool translationInvariant = false;
+  // The packet carries header fields: the analyses' states include them.
+  bool hasHeader = false;
 };
+
+// How many initial states a packet from src to dst may start in.
+inline uint32_t initOutcomes(const RouteFunctions& fns, NodeId src, NodeId dst) {
+  return fns.outcomes ? fns.outcomes(src, dst) : 1;
+}
+// The initial state `outcome` of a packet from src to dst.
+inline RouteState initState(const RouteFunctions& fns, NodeId src, NodeId dst, uint32_t outcome) {
+  RouteState state{};
+  state.words[0] = src;
+  if (fns.init) fns.init(src, dst, outcome, state);
+  return state;
+}
 
 enum class RouteErrorKind : uint8_t {
   kNoChannel,     // the routing offered no candidate before the destination
@@ -94,14 +116,15 @@ RouteError makeRouteError(const Graph& graph, RouteErrorKind kind, NodeId src, N
                           NodeId node, uint32_t hops, ChannelId channel);
 
 // Follows the route from src to dst (src != dst) that selection First takes
-// on an idle network (the first candidate at every step), calling
-// onHop(Hop) for each hop. Returns the first error, or nullopt when the
-// packet arrives. A template so that the analyses' per-hop work inlines.
+// on an idle network (the first candidate at every step) from initial state
+// `outcome`, calling onHop(Hop) for each hop. Returns the first error, or
+// nullopt when the packet arrives. A template so that the analyses' per-hop
+// work inlines.
 template <class OnHop>
 std::optional<RouteError> traceRoute(const Graph& graph, const RouteFunctions& fns, NodeId src,
-                                     NodeId dst, uint32_t hopLimit, OnHop&& onHop) {
-  RouteState state{};
-  if (fns.init) fns.init(src, dst, state);
+                                     NodeId dst, uint32_t hopLimit, OnHop&& onHop,
+                                     uint32_t outcome = 0) {
+  RouteState state = initState(fns, src, dst, outcome);
   NodeId cur = src;
   uint32_t hops = 0;
   Hop in{kNoChannel, 0};
@@ -111,6 +134,7 @@ std::optional<RouteError> traceRoute(const Graph& graph, const RouteFunctions& f
       return makeRouteError(graph, RouteErrorKind::kHopLimit, src, dst, cur, hops, kNoChannel);
     if (auto err = routeCandidates(graph, fns, src, dst, cur, in, hops, 0, state, out)) return err;
     in = out[0];
+    state.words[1] = static_cast<int64_t>(in.header);
     onHop(in);
     cur = graph.channels[in.channel].dst;
     ++hops;
@@ -122,7 +146,7 @@ struct RoutingStats {
   AnalysisStatus status = AnalysisStatus::kOk;
   // Meaningful when status is kOk.
   uint32_t maxHops = 0;
-  Ratio avgHops;        // over ordered pairs of distinct nodes
+  Ratio avgHops;        // over ordered pairs of distinct nodes and random header outcomes
   bool minimal = true;  // every route has hops == BFS distance
   // The first route found longer than the distance, when !minimal.
   NodeId longSrc = 0, longDst = 0;

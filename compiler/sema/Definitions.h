@@ -34,6 +34,25 @@ struct VcClassDecl {
   bool injection = false;
 };
 
+// (HeaderField name Type [init]) in a routing: state a packet carries in its
+// header (docs/routing.md). Type is Bool, Node or (Int lo hi); lo and hi are
+// evaluated with the configuration, like class counts. The initial value is
+// computed at injection (it may draw (random-node) and (random n)); the
+// routing reads the field by name and writes it with (set name value route).
+// Fields are extra parameters of the routing after the hidden ones, in the
+// order declared.
+struct HeaderFieldDecl {
+  std::string name;
+  SourceRange range;  // the name
+  SourceRange form;   // the whole form
+  Type type = Type::Bool;
+  Expr lo, hi;        // (Int lo hi)
+  std::optional<Expr> init;
+};
+// A routing declares at most this many header fields (the simulator keeps
+// one pending write per field for each candidate route).
+inline constexpr size_t kMaxHeaderFields = 8;
+
 // The hidden parameters of every routing after current, dest and source,
 // read by (arrived-along), (injected), (in-class) and (blocked-for).
 inline constexpr uint32_t kRoutingArrivedSlot = 3;
@@ -64,6 +83,8 @@ struct Definition {
   // (EscapeClasses name...): the network classes of a deadlock-free escape
   // sub-function, for the static check by Duato's condition.
   std::vector<std::pair<std::string, SourceRange>> escapeClasses;
+  // Its header fields: parameter kRoutingParams + i is field i.
+  std::vector<HeaderFieldDecl> headerFields;
   bool checked = false;    // the body has been type-checked
   const ast::Node* form = nullptr;
 };

@@ -57,6 +57,10 @@ enum class Op : uint8_t {
   RouteUnion,   // (union r...): tier by tier
   RoutePrefer,  // (prefer r...): the tiers of each, in order
   RouteNone,    // (no-route)
+  RouteSet,     // (set field value route): i = header field index, kids {value, route}
+  // draws at injection, in a HeaderField's initial value (docs/routing.md)
+  RandomNode,   // (random-node)
+  RandomBelow,  // (random n): kids {n}
 };
 
 struct Expr {

@@ -82,7 +82,8 @@ const std::unordered_map<std::string_view, Builtin>& builtins() {
       {"vcs", {Op::Vcs, 0}},           {"injection-vcs", {Op::InjectionVcs, 0}},
       {"avoiding", {Op::Avoiding, 0}}, {"via", {Op::RouteTo, -1}},
       {"union", {Op::RouteUnion, -1}}, {"prefer", {Op::RoutePrefer, -1}},
-      {"no-route", {Op::RouteNone, 0}},
+      {"no-route", {Op::RouteNone, 0}}, {"random-node", {Op::RandomNode, 0}},
+      {"random", {Op::RandomBelow, 1}},
   };
   return table;
 }
@@ -307,6 +308,11 @@ class Checker {
     current_ = d.kind;
     for (const Param& p : d.params) bind(p.name, p.type);
     const Node& form = *d.form;
+    declaredFields_.clear();
+    if (d.kind == DefKind::Routing)
+      for (const Node& c : form.children)
+        if (c.head() == "HeaderField" && c.children.size() >= 2 && c.children[1].isSymbol())
+          declaredFields_.emplace_back(c.children[1].text, c.children[1].range);
     size_t first = inlineFirst ? inlineFirst : d.kind == DefKind::Function ? 3 : 2;
     Expr b;
     if (d.kind == DefKind::Topology) {
@@ -315,10 +321,13 @@ class Checker {
       // A route expression, a (Hops e), or both; VC classes, requirements
       // and a default selection.
       routingDef_ = index;
+      fieldsActive_ = 0;
       const Node* route = nullptr;
       for (size_t i = first; i < form.children.size(); ++i) {
         const Node& c = form.children[i];
-        if (c.head() == "Hops" && c.children.size() == 2) {
+        if (c.head() == "HeaderField") {
+          headerField(d, c);
+        } else if (c.head() == "Hops" && c.children.size() == 2) {
           Expr h = expr(c.children[1]);
           expect(h, Type::Int, c.children[1]);
           d.hops = std::move(h);
@@ -374,6 +383,7 @@ class Checker {
         b.type = Type::Unit;
       }
       routingDef_.reset();
+      declaredFields_.clear();
     } else {
       if (form.children.size() != first + 1) {
         error(DiagKind::BadDefinition, form.range,
@@ -438,6 +448,158 @@ class Checker {
     d.vcClasses.push_back(std::move(k));
   }
 
+  // (HeaderField name Bool|Node|(Int lo hi) [init]): a field of the packet
+  // header, bound as the routing's next parameter from here on.
+  void headerField(Definition& d, const Node& c) {
+    if (c.children.size() < 3 || c.children.size() > 4 || !c.children[1].isSymbol()) {
+      error(DiagKind::BadDefinition, c.range, "HeaderField is written (HeaderField name Type [initial])")
+          .withHint("for example (HeaderField escaped Bool) or (HeaderField middle Node (random-node))");
+      return;
+    }
+    const Node& nameNode = c.children[1];
+    const std::string& name = nameNode.text;
+    for (const HeaderFieldDecl& f : d.headerFields) {
+      if (f.name == name) {
+        error(DiagKind::DuplicateDefinition, nameNode.range,
+              fmt::format("header field '{}' is declared twice", name))
+            .withHint("rename one of them")
+            .note(f.range, "first declared here");
+        return;
+      }
+    }
+    bool hides = builtins().count(name) || isSpecial(name) || name == "set";
+    for (const Var& v : scope_) hides |= v.name == name;
+    for (const VcClassDecl& k : d.vcClasses) hides |= k.name == name;
+    {
+      if (hides) {
+        error(DiagKind::DuplicateDefinition, nameNode.range,
+              fmt::format("header field '{}' would hide a name the routing already sees", name))
+            .withHint("choose another name");
+        return;
+      }
+    }
+    if (d.headerFields.size() >= kMaxHeaderFields) {
+      error(DiagKind::BadDefinition, c.range,
+            fmt::format("routing '{}' declares more than {} header fields", d.name,
+                        kMaxHeaderFields))
+          .withHint("pack related values into one (Int lo hi) field");
+      return;
+    }
+    HeaderFieldDecl f;
+    f.name = name;
+    f.range = nameNode.range;
+    f.form = c.range;
+    const Node& t = c.children[2];
+    if (t.isSymbol() && (t.text == "Bool" || t.text == "Node")) {
+      f.type = t.text == "Bool" ? Type::Bool : Type::Node;
+    } else if (t.head() == "Int" && t.children.size() == 3) {
+      f.type = Type::Int;
+      configurationExpr([&] {
+        f.lo = expr(t.children[1]);
+        expect(f.lo, Type::Int, t.children[1]);
+        f.hi = expr(t.children[2]);
+        expect(f.hi, Type::Int, t.children[2]);
+      });
+    } else {
+      error(DiagKind::TypeError, t.range,
+            fmt::format("'{}' is not a header field type", ast::quote(t)))
+          .withHint(t.isSymbol() && t.text == "Int"
+                        ? "give an integer field its range, e.g. (Int 0 15), so that its bits "
+                          "can be counted"
+                        : "a header field is Bool, Node or (Int lo hi)");
+      return;
+    }
+    if (c.children.size() == 4) {
+      inInit_ = true;
+      Expr init = expr(c.children[3]);
+      inInit_ = false;
+      expect(init, f.type, c.children[3]);
+      f.init = std::move(init);
+    }
+    // Its parameter slot follows the hidden ones and the fields before it.
+    bind(f.name, f.type);
+    d.params.push_back({f.name, f.type});
+    d.headerFields.push_back(std::move(f));
+    ++fieldsActive_;
+  }
+
+  // (set field value route): route's candidates; the one the packet takes
+  // writes value into the field.
+  Expr setField(const Node& n) {
+    if (n.children.size() != 4 || !n.children[1].isSymbol()) {
+      error(DiagKind::WrongArity, n.range, "set is written (set field value route)")
+          .withHint("for example (set escaped true (via (port 0 1) escape))");
+      return errorExpr(n);
+    }
+    if (!inRoutingBody() || inInit_) {
+      error(DiagKind::TypeError, n.range,
+            "(set ...) writes a header field of the packet being routed: it is available in a "
+            "define-routing body only")
+          .withHint("return the route from the helper and wrap it in set in the routing body");
+      return errorExpr(n);
+    }
+    const Definition& d = table_.defs[*routingDef_];
+    const Node& nameNode = n.children[1];
+    std::optional<size_t> field;
+    for (size_t k = 0; k < fieldsActive_ && k < d.headerFields.size(); ++k)
+      if (d.headerFields[k].name == nameNode.text) field = k;
+    if (!field) {
+      if (!fieldUsedEarly(nameNode, nameNode.text)) {
+        std::vector<std::string_view> names;
+        for (const HeaderFieldDecl& f : d.headerFields) names.push_back(f.name);
+        std::string best = closestMatch(nameNode.text, names);
+        error(DiagKind::UnknownName, nameNode.range,
+              fmt::format("'{}' is not a header field of routing '{}'", nameNode.text, d.name))
+            .withHint(best.empty() ? "declare it with (HeaderField name Type)"
+                                   : fmt::format("did you mean '{}'?", best));
+      }
+      return errorExpr(n);
+    }
+    Expr v = expr(n.children[2]);
+    Expr r = expr(n.children[3]);
+    if (r.type == Type::Port) r = wrapPort(std::move(r));
+    bool ok = expect(v, d.headerFields[*field].type, n.children[2]);
+    ok &= expect(r, Type::Route, n.children[3]);
+    if (!ok) return errorExpr(n);
+    Expr e{Op::RouteSet};
+    e.type = Type::Route;
+    e.range = n.range;
+    e.i = static_cast<int64_t>(*field);
+    e.kids.push_back(std::move(v));
+    e.kids.push_back(std::move(r));
+    return e;
+  }
+
+  // In the routing's own body (not a helper it calls, not a class count).
+  bool inRoutingBody() const {
+    return routingDef_ && scope_.size() >= kRoutingParams && scope_[kRoutingArrivedSlot].name.starts_with("%");
+  }
+
+  // A header field of the routing named where it is not yet (or not) in
+  // scope: reports it and returns true.
+  bool fieldUsedEarly(const Node& at, std::string_view name) {
+    if (!routingDef_) return false;
+    const Definition& d = table_.defs[*routingDef_];
+    for (size_t k = 0; k < declaredFields_.size(); ++k) {
+      if (declaredFields_[k].first != name) continue;
+      if (k >= fieldsActive_) {
+        error(DiagKind::UnknownName, at.range,
+              fmt::format("header field '{}' is used before it is declared", name))
+            .withHint("move its (HeaderField ...) form before this use")
+            .note(declaredFields_[k].second, "declared here");
+      } else if (!inRoutingBody()) {
+        error(DiagKind::UnknownName, at.range,
+              fmt::format("header field '{}' describes the packet; {} sees only the configuration",
+                          name, "a class count, range or requirement"))
+            .withHint(fmt::format("read it in the body of routing '{}'", d.name));
+      } else {
+        return false;
+      }
+      return true;
+    }
+    return false;
+  }
+
   // A declared class name in the routing being checked: its index among
   // the classes of its kind.
   std::optional<Expr> className(const Node& n) {
@@ -470,6 +632,14 @@ class Checker {
     if (slot == 0) return std::nullopt;
     if (n.children.size() != 1) {
       error(DiagKind::WrongArity, n.range, fmt::format("'{}' takes no arguments", h));
+      return errorExpr(n);
+    }
+    if (inInit_) {
+      error(DiagKind::TypeError, n.range,
+            fmt::format("({}) describes a packet being routed; a header field's initial value "
+                        "is computed at injection, before any routing",
+                        h))
+          .withHint("the initial value sees source, dest and (random-node)");
       return errorExpr(n);
     }
     bool inBody = routingDef_ && !scope_.empty() && scope_.size() >= kRoutingParams &&
@@ -873,6 +1043,7 @@ class Checker {
       if (d.kind == DefKind::Constant) return call(n, *def, {});
     }
     if (std::optional<Expr> k = className(n)) return std::move(*k);
+    if (fieldUsedEarly(n, n.text)) return errorExpr(n);
     unknownName(n, n.text);
     return errorExpr(n);
   }
@@ -966,6 +1137,7 @@ class Checker {
     if (h == "cond") return cond(n);
     if (h == "and" || h == "or") return logic(n, h == "and" ? Op::And : Op::Or);
     if (h == "sum") return forLoop(n, false);
+    if (h == "set") return setField(n);
     if (std::optional<uint32_t> def = table_.find(h)) return call(n, *def, args);
     if (std::optional<Expr> c = routingContext(n)) return std::move(*c);
     auto it = builtins().find(h);
@@ -1226,6 +1398,18 @@ class Checker {
       case Op::RouteNone:
         e.type = Type::Route;
         break;
+      case Op::RandomNode: case Op::RandomBelow:
+        if (!inInit_) {
+          error(DiagKind::TypeError, n.range,
+                fmt::format("({}) draws from the packet's seeded random stream: it is available "
+                            "in a HeaderField's initial value only",
+                            n.head()))
+              .withHint("declare (HeaderField name Node (random-node)) and read the field");
+          return errorExpr(n);
+        }
+        if (e.op == Op::RandomBelow) ok = need(0, Type::Int);
+        e.type = e.op == Op::RandomNode ? Type::Node : Type::Int;
+        break;
       case Op::RouteTo:
         ok = need(0, Type::Port);
         if (ok && kids.size() == 2) {
@@ -1262,6 +1446,11 @@ class Checker {
   uint32_t maxSlot_ = 0;
   DefKind current_ = DefKind::Function;
   std::optional<uint32_t> routingDef_;  // the routing whose body is being checked
+  // Its HeaderField names in the order written, how many are declared so
+  // far, and whether a field's initial value is being checked.
+  std::vector<std::pair<std::string, SourceRange>> declaredFields_;
+  size_t fieldsActive_ = 0;
+  bool inInit_ = false;
 };
 
 }  // namespace

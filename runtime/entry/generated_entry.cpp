@@ -13,6 +13,7 @@
 #include "ndl/runtime/simulator_main.h"
 
 extern "C" ndl::rt::RouteSet ndl_generated_route(const ndl::rt::RouteContext& ctx);
+uint64_t ndl_generated_header(int32_t src, int32_t dst, uint64_t random, int32_t* error);
 
 namespace {
 
@@ -91,6 +92,17 @@ ndl::rt::SimParams makeParams() {
   p.route_fn = ndl_generated_route;
   p.routing_name = ndl_params_str[NDL_P_RoutingName];
   p.selection = static_cast<Selection>(i[NDL_P_Selection]);
+  if (i[NDL_P_HeaderFieldCount] > 0) {
+    p.header_init = ndl_generated_header;
+    const char* s = ndl_params_str[NDL_P_HeaderFieldNames];
+    for (int64_t k = 0; k < i[NDL_P_HeaderFieldCount]; ++k) {
+      const char* e = s;
+      while (*e != '\0' && *e != ',') ++e;
+      p.header_fields.push_back({std::string(s, e), ndl_header_fields[4 * k + 2],
+                                 ndl_header_fields[4 * k + 3]});
+      s = *e == ',' ? e + 1 : e;
+    }
+  }
   for (int64_t k = 0; k < i[NDL_P_VirtualChannels]; ++k)
     p.vc_class.push_back(static_cast<uint8_t>(ndl_vc_class[k]));
   for (int64_t k = 0; k < i[NDL_P_InjectionVirtualChannels]; ++k)
@@ -125,32 +137,60 @@ extern "C" ndl::rt::RouteSet ndl_generated_route(const ndl::rt::RouteContext& ct
   // and turns the NDL floor division and modulo of coordinates into shifts
   // and masks (or plain unsigned arithmetic) once the routing is inlined.
   const auto id = [](int32_t node) { return static_cast<int64_t>(static_cast<uint32_t>(node)); };
-  int64_t tiers[ndl::rt::kRouteTiers];
+  // Tiers, error word, and 5 words per header field (generated_abi.h).
+  int64_t out[5 + 5 * ndl::rt::kMaxHeaderWrites];
   const bool injected = ctx.in_port == static_cast<int32_t>(ndl_port_start[ctx.node + 1] -
                                                             ndl_port_start[ctx.node]);
   ndl_user_route(id(ctx.node), id(ctx.dest), id(ctx.src), ctx.arrived, injected ? 1 : 0,
-                 ctx.in_class, ctx.blocked_for, tiers);
+                 ctx.in_class, ctx.blocked_for, static_cast<int64_t>(ctx.header), out);
   const int64_t classes = ndl_params_i64[NDL_P_NumClasses];
   const int32_t vcs = ctx.num_vcs;
   const int16_t* ports = &g_port_of[static_cast<size_t>(ctx.node) * g_port_dims * 2];
-  ndl::rt::RouteSet set{{0, 0, 0, 0}, -1};
-  for (int t = 0; t < ndl::rt::kRouteTiers; ++t) {
-    for (uint64_t m = static_cast<uint64_t>(tiers[t]); m != 0; m &= m - 1) {
+  // Not value-initialized: the unused writes stay unset (routing.h).
+  ndl::rt::RouteSet set;
+  set.bad_port = -1;
+  // (port code, class) bits to bits of this router's output VCs; false for a port it lacks.
+  auto toVcs = [&](uint64_t mask, uint64_t& vcMask) {
+    vcMask = 0;
+    for (uint64_t m = mask; m != 0; m &= m - 1) {
       const int b = __builtin_ctzll(m);
       if (b == 63) {
         set.bad_port = 0x7fffffff;  // a dimension the network does not have
-        return set;
+        return false;
       }
       const int32_t code = static_cast<int32_t>(b / classes);
       const int32_t port = ports[code];
       if (port < 0) {
         set.bad_port = code;
-        return set;
+        return false;
       }
-      set.tier[t] |= static_cast<uint64_t>(ndl_class_vcs[b % classes]) << (port * vcs);
+      vcMask |= static_cast<uint64_t>(ndl_class_vcs[b % classes]) << (port * vcs);
     }
+    return true;
+  };
+  for (int t = 0; t < ndl::rt::kRouteTiers; ++t)
+    if (!toVcs(static_cast<uint64_t>(out[t]), set.tier[t])) return set;
+  set.header_error = static_cast<int32_t>(out[4]);
+  const int64_t fields = ndl_params_i64[NDL_P_HeaderFieldCount];
+  set.writes = 0;
+  for (int64_t f = 0; f < fields; ++f) {
+    const int64_t* w = &out[5 + 5 * f];
+    if ((w[0] | w[1] | w[2] | w[3]) == 0) continue;
+    ndl::rt::HeaderWrite& hw = set.write[set.writes++];
+    for (int t = 0; t < ndl::rt::kRouteTiers; ++t) toVcs(static_cast<uint64_t>(w[t]), hw.cand[t]);
+    const int64_t bits = ndl_header_fields[4 * f + 1];
+    hw.clear = (bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1) << ndl_header_fields[4 * f];
+    hw.value = static_cast<uint64_t>(w[4]);
   }
   return set;
+}
+
+// The runtime's hook for a new packet's header fields.
+uint64_t ndl_generated_header(int32_t src, int32_t dst, uint64_t random, int32_t* error) {
+  int64_t out[2];
+  ndl_user_header_init(src, dst, static_cast<int64_t>(random), out);
+  *error = static_cast<int32_t>(out[1]);
+  return static_cast<uint64_t>(out[0]);
 }
 
 int main(int argc, char** argv) {

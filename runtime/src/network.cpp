@@ -29,6 +29,8 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   header_delay_ = params.router_delay_clocks;
   selection_ = params.selection;
   seed_ = params.seed;
+  has_header_ = params.header_init != nullptr;
+  header_fields_ = params.header_fields;
   for (int b = 0; b < 64; ++b) bit_port_[b] = static_cast<uint8_t>(b / vcs_);
   if (params.router_frequency_hz > 0 && params.router_frequency_hz != params.network_frequency_hz) {
     // The header delay is counted in router clocks; the simulation runs in link clocks.
@@ -185,6 +187,21 @@ void Network::badRoute(int32_t r, int32_t dest, int32_t port) const {
       "routing at node {} for destination {} offers an output VC outside its {} connected ports "
       "x {} VCs",
       r, dest, router_[r].degree, vcs_));
+}
+
+void Network::badHeader(int32_t r, int32_t dest, int32_t error) const {
+  const size_t f = static_cast<size_t>(error & 0xff);
+  const std::string name = f < header_fields_.size() ? header_fields_[f].name : std::to_string(f);
+  if ((error >> 8) == kHeaderTwoValues) {
+    throw std::runtime_error(fmt::format(
+        "routing at node {} for destination {} writes two values into header field '{}' in one "
+        "route",
+        r, dest, name));
+  }
+  throw std::runtime_error(fmt::format(
+      "routing at node {} for destination {} sets header field '{}' outside its range {}..{}", r,
+      dest, name, f < header_fields_.size() ? header_fields_[f].lo : 0,
+      f < header_fields_.size() ? header_fields_[f].hi : 0));
 }
 
 void Network::noCandidate(int32_t r, int32_t dest) const {

@@ -1,7 +1,10 @@
 // Message creation, injection queues and packetization.
 #include "ndl/runtime/traffic_source.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <stdexcept>
 #include <cmath>
 
 namespace ndl::rt {
@@ -102,6 +105,25 @@ void TrafficSources::enqueue(int32_t node, int32_t dest, int64_t bits, int64_t c
   net.activate(node);
 }
 
+// A new packet's header fields. Their draws come from a hash of (seed, source, packet number
+// at that source): the same for a seed whatever else the run does.
+uint64_t TrafficSources::initialHeader(Source& s, const Packet& p) const {
+  uint64_t key = (static_cast<uint64_t>(p.src) << 40) ^ s.packets_made++;
+  uint64_t state = params_.seed ^ splitMix64(key);
+  const uint64_t random = splitMix64(state);
+  int32_t error = 0;
+  const uint64_t header = params_.header_init(p.src, p.dst, random, &error);
+  if (error != 0) {
+    const int32_t f = error & 0xff;
+    const auto& field = params_.header_fields.at(static_cast<size_t>(f));
+    throw std::runtime_error(fmt::format(
+        "the initial value of header field '{}' for a packet from node {} to node {} is outside "
+        "its range {}..{}",
+        field.name, p.src, p.dst, field.lo, field.hi));
+  }
+  return header;
+}
+
 void TrafficSources::inject(int32_t r, int64_t c, PacketStore& store, Statistics& stats,
                             Network& net) {
   Source& s = sources_[r];
@@ -130,6 +152,7 @@ void TrafficSources::inject(int32_t r, int64_t c, PacketStore& store, Statistics
     p.src = m.src;
     p.dst = m.dst;
     p.len = static_cast<uint16_t>(params_.packet_flits);
+    if (params_.header_init) p.header = initialHeader(s, p);
     if (++m.injected == m.packets) {
       s.head = m.next;
       if (s.head == kNone) s.tail = kNone;

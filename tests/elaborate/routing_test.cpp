@@ -130,7 +130,9 @@ TEST(Routing, InitSeesSourceAndDestination) {
   RouteFunctions f = singleChannel([&](NodeId cur, NodeId, RouteState& st) {
     return --st.words[0] >= 0 ? g.findPort(cur, 0, +1) : kNoChannel;
   });
-  f.init = [](NodeId src, NodeId dst, RouteState& st) { st.words[0] = (dst + 6 - src) % 6; };
+  f.init = [](NodeId src, NodeId dst, uint32_t, RouteState& st) {
+    st.words[0] = (dst + 6 - src) % 6;
+  };
   const RoutingStats s = routingHops(g, f);
   ASSERT_EQ(s.status, AnalysisStatus::kOk) << s.message;
   EXPECT_EQ(s.maxHops, 5u);

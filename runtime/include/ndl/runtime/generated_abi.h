@@ -18,7 +18,7 @@
       X(Deadlock)    /* ndl::rt::DeadlockHandling */                                            \
       X(DeadlockTimeoutClocks) X(Seed) X(WarmupMessages) X(MeasuredMessages) X(TimeLimitClocks) \
           X(SamplingIntervalClocks)                                                             \
-              X(Selection) /* ndl::rt::Selection */ X(NumClasses)                               \
+              X(Selection) /* ndl::rt::Selection */ X(NumClasses) X(HeaderFieldCount)           \
       X(NumNodes) X(NumPorts) X(NumDims) X(NumPortDims) X(Wrap) X(Diameter) X(HotSpotCount)     \
           X(ReportPairCount)
 
@@ -27,10 +27,11 @@
   X(NetworkFrequencyHz)       \
   X(RouterFrequencyHz) X(CreationRate) X(CreationIntervalClocks) X(AvgDistance) X(HotSpotShare)
 
-// Strings: ndl_params_str[NDL_P_<Name>]. DimNames: the port dimensions' names, comma-separated.
+// Strings: ndl_params_str[NDL_P_<Name>]. DimNames: the port dimensions' names, comma-separated;
+// HeaderFieldNames: the routing's header fields', likewise.
 #define NDL_ABI_STR_PARAMS(X)                                                              \
   X(TopologyName) X(TopologyKind) X(RoutingName) X(DataOutputFile) X(ScreenOutputFile) \
-      X(DimNames)
+      X(DimNames) X(HeaderFieldNames)
 
 #define NDL_ABI_ENUM(Name) NDL_P_##Name,
 enum NdlI64Param { NDL_ABI_I64_PARAMS(NDL_ABI_ENUM) NDL_P_I64_COUNT };
@@ -58,12 +59,21 @@ extern const int32_t ndl_report_pairs[];  // ReportPairCount * 2
 extern const int32_t ndl_vc_class[];      // VirtualChannels: the class of each network VC
 extern const int32_t ndl_inj_vc_class[];  // InjectionVirtualChannels
 extern const int64_t ndl_class_vcs[];     // NumClasses: the VCs of each class as a bit mask
+extern const int64_t ndl_header_fields[];  // HeaderFieldCount * 4: offset, bits, lo, hi
 // The NDL routing function: writes the candidate routes of a header at
 // `current` bound for `dest` into out[0..3], one mask per priority tier, bit
 // (port code * NumClasses + class) for each candidate (port code = dim * 2 +
-// (dir > 0)); bit 63 marks a port of a dimension the network lacks.
+// (dir > 0)); bit 63 marks a port of a dimension the network lacks. out[4]:
+// 0, or an error (kind << 8 | field; kind 1: a value outside the field's
+// range, 2: two values for one field). Then per header field f,
+// out[5 + 5f + t] the candidates of tier t that write it and out[5 + 5f + 4]
+// the value they write, shifted into place. `header` is the packet's.
 void ndl_user_route(int64_t current, int64_t dest, int64_t source, int64_t arrived,
-                    int64_t injected, int64_t in_class, int64_t blocked_for, int64_t* out);
+                    int64_t injected, int64_t in_class, int64_t blocked_for, int64_t header,
+                    int64_t* out);
+// The header of a new packet: out[0] the packed fields, out[1] an error as
+// above. `random` seeds the packet's draws.
+void ndl_user_header_init(int64_t source, int64_t dest, int64_t random, int64_t* out);
 // Defined by the entry (generated_entry.cpp) for generated routing code:
 // 1 when `node` has the output port (dim, dir), else 0.
 int64_t ndl_has_port(int64_t node, int64_t dim, int64_t dir);

@@ -160,12 +160,14 @@ class Network {
   }
   void routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t since, PacketStore& store);
   // Routes a header waiting for an output VC and picks a free candidate: its output port,
-  // the free VCs of that port it may take (`want`) and the one selection chose (`first`).
+  // the free VCs of that port it may take (`want`: those that write the header as the chosen
+  // one does), the one selection chose (`first`) and the packet's header once it takes one.
   // False when no candidate is free.
   template <class Route>
   bool selectRoute(int32_t r, int l, const InputVc& v, const RouterFrame& f, uint32_t now,
-                   const Route& route, PacketStore& store, int& o, uint64_t& want,
-                   int& first) const;
+                   const Route& route, PacketStore& store, int& o, uint64_t& want, int& first,
+                   uint64_t& header) const;
+  [[noreturn]] void badHeader(int32_t r, int32_t dest, int32_t error) const;
   [[noreturn]] void noCandidate(int32_t r, int32_t dest) const;
   void discardFlits(int32_t r, uint32_t gv, int64_t c, CycleLog& log);
   void dropFront(int32_t r, uint32_t gv, int64_t c, PacketStore& store, CycleLog& log);
@@ -191,6 +193,8 @@ class Network {
   int64_t drop_timeout_ = 0;  // blocked this long: suspected (or dropped, DropAfterTimeout)
   Selection selection_ = Selection::kFirst;
   uint64_t seed_ = 0;  // of selection Random
+  bool has_header_ = false;  // the routing declares header fields
+  std::vector<SimParams::HeaderField> header_fields_;  // for error messages
   // Output VC bit b of a route mask (b = port * vcs + vc): its port and VC.
   uint8_t bit_port_[64] = {};
   std::vector<std::string> dim_names_;  // for channel names in deadlock reports

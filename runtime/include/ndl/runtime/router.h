@@ -79,13 +79,14 @@ NDL_HOT void Network::routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t sin
 template <class Route>
 NDL_HOT bool Network::selectRoute(int32_t r, int l, const InputVc& v, const RouterFrame& f,
                                   uint32_t now, const Route& route, PacketStore& store, int& o,
-                                  uint64_t& want, int& first) const {
+                                  uint64_t& want, int& first, uint64_t& header) const {
   const Packet& p = store.packets[frontPacket(static_cast<uint32_t>(router_[r].vc_begin + l))];
   const RouteContext ctx{&topo_,  r,        p.src,        p.dst,
                          v.port,  v.index,  vcs_,         v.cls,
-                         in_code_[f.pb + v.port], now - v.ready};
+                         in_code_[f.pb + v.port], now - v.ready, p.header};
   const RouteSet set = route(ctx);
   if (set.bad_port >= 0) badRoute(r, p.dst, set.bad_port);
+  if (set.header_error != 0) badHeader(r, p.dst, set.header_error);
   const int outs = f.deg * vcs_;
   const uint64_t valid = outs >= 64 ? ~uint64_t{0} : (uint64_t{1} << outs) - 1;
   const uint16_t need = static_cast<uint16_t>(creditsToAllocate(flow_, v.len));
@@ -148,6 +149,19 @@ NDL_HOT bool Network::selectRoute(int32_t r, int l, const InputVc& v, const Rout
     const uint64_t port_bits = (vcs_ >= 64 ? ~uint64_t{0} : (uint64_t{1} << vcs_) - 1)
                                << (o * vcs_);
     want = free & port_bits;
+    // The header as the chosen candidate writes it; the VC allocator may give another VC of
+    // the port only among those that write it the same way.
+    header = p.header;
+    for (int w = 0; w < set.writes; ++w) {
+      const HeaderWrite& hw = set.write[w];
+      const uint64_t c = hw.cand[t];
+      if ((c >> pick) & 1) {
+        header = (header & ~hw.clear) | hw.value;
+        want &= c;
+      } else {
+        want &= ~c;
+      }
+    }
     first = pick - o * vcs_;
     return true;
   }
@@ -172,6 +186,7 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
   uint32_t va_ports = 0;
   uint64_t va_want[kMaxLocalVcs];  // per asking VC: the free VCs of its port it may take
   uint8_t va_first[kMaxLocalVcs];  // and the one its selection chose
+  uint64_t va_header[kMaxLocalVcs];  // and its packet's header once granted
   uint64_t sa_req[kMaxPorts];  // per input port: local VCs ready to cross the switch
   uint32_t sa_ports = 0;
   uint64_t heads = 0;  // local VCs whose header is ready to leave
@@ -206,7 +221,8 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     if (v.state == VcState::kVcAlloc) {
       int o = 0, first = 0;
       uint64_t want = 0;
-      if (!selectRoute(r, l, v, frame, now, route, store, o, want, first)) continue;
+      if (!selectRoute(r, l, v, frame, now, route, store, o, want, first, va_header[l]))
+        continue;
       va_want[l] = want >> (o * vcs_);
       va_first[l] = static_cast<uint8_t>(first);
       v.out_port = static_cast<uint8_t>(o);
@@ -252,6 +268,8 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
           out_vc_[base + k] |= kOwned;
           v.out_vc = static_cast<uint8_t>(k);
           v.state = VcState::kActive;
+          // Header fields the routing wrote take effect with the grant.
+          if (has_header_) store.packets[frontPacket(vb + static_cast<uint32_t>(l))].header = va_header[l];
           if (!granted) {
             ports_[pb + o].va_ptr = roundRobinNext(l);
             granted = true;

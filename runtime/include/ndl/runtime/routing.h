@@ -36,6 +36,7 @@ struct RouteContext {
   int32_t in_class;  // class of that VC (network classes, or injection classes at the PE)
   int32_t arrived;   // portCode of the hop that brought it (its travel direction); -1 injected
   uint32_t blocked_for;  // router clocks it has waited for an output VC here
+  uint64_t header = 0;   // the packet's header fields, packed (docs/routing.md)
 };
 
 // Candidate routes in priority tiers: bit (output port * num_vcs + vc) of tier t is set when
@@ -43,11 +44,32 @@ struct RouteContext {
 // that has a free one. bad_port >= 0 reports a port the routing named that the node lacks
 // (its portCode), for the error message.
 inline constexpr int kRouteTiers = 4;
+
+// A header field written by the candidates that take it: cand[t] are those of tier t (same
+// bits as the tiers); taking one replaces the header bits `clear` with `value`.
+struct HeaderWrite {
+  uint64_t cand[kRouteTiers];
+  uint64_t clear;
+  uint64_t value;
+};
+inline constexpr int kMaxHeaderWrites = 8;
+
+// header_error: 0, or kind << 8 | field (kind 1: a value outside the field's range, 2: two
+// values for one field in one route). Only write[0 .. writes) is meaningful: the rest is left
+// unset so that a routing without header fields pays nothing for them.
 struct RouteSet {
   uint64_t tier[kRouteTiers];
   int32_t bad_port;
+  int32_t header_error = 0;
+  uint8_t writes = 0;
+  HeaderWrite write[kMaxHeaderWrites];
 };
+inline constexpr int32_t kHeaderOutOfRange = 1, kHeaderTwoValues = 2;
 
 using RouteFn = RouteSet (*)(const RouteContext&);
+
+// The header of a new packet from src to dst; `random` seeds its draws. Returns the header, or
+// sets *error (as RouteSet::header_error).
+using HeaderInitFn = uint64_t (*)(int32_t src, int32_t dst, uint64_t random, int32_t* error);
 
 }  // namespace ndl::rt

@@ -62,6 +62,14 @@ struct SimParams {
   RouteFn route_fn = nullptr;  // required: generated from NDL, or a test's oracle
   std::string routing_name;    // for reports
   Selection selection = Selection::kFirst;
+  // The routing's header fields: a new packet's header from header_init (none: 0), and the
+  // fields' names and ranges for error messages.
+  HeaderInitFn header_init = nullptr;
+  struct HeaderField {
+    std::string name;
+    int64_t lo = 0, hi = 0;
+  };
+  std::vector<HeaderField> header_fields;
   // The VC class of each network VC (virtual_channels entries) and of each injection VC;
   // empty: every VC in class 0.
   std::vector<uint8_t> vc_class;

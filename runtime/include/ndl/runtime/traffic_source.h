@@ -43,7 +43,9 @@ class TrafficSources {
     uint16_t written = 0;
     uint8_t vc = 0;
     uint8_t next_vc = 0;
+    uint64_t packets_made = 0;  // numbers the draws of header fields
   };
+  uint64_t initialHeader(Source& s, const Packet& p) const;
   struct Due {
     int64_t cycle;
     int32_t node;
