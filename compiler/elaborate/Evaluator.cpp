@@ -60,6 +60,15 @@ void Evaluator::fail(const Expr& at, std::string message) {
   throw EvalError{at.range, std::move(message)};
 }
 
+void Evaluator::twoValues(const Expr& at, const HeaderFieldLayout& f, int64_t a, int64_t b) {
+  throw EvalError{at.range,
+                  fmt::format("this route writes two values into header field '{}' ({} and {})",
+                              f.name, a, b),
+                  DiagKind::EvaluationError,
+                  "a route writes at most one value per field, whatever its tiers: use a "
+                  "field per value (one per direction, say)"};
+}
+
 Value Evaluator::makeList(std::vector<int64_t> items) {
   if (lists_.size() >= kMaxLists)
     throw EvalError{{}, "too many lists created during evaluation"};
@@ -408,9 +417,7 @@ Value Evaluator::eval(const Expr& e, Value* frame) {
           for (const RouteCandidate& c : tier) {
             if (!(c.clear & f.mask())) continue;
             if (first && (first->value & f.mask()) != (c.value & f.mask()))
-              fail(e, fmt::format("this route writes two values into header field '{}' ({} and "
-                                  "{})",
-                                  f.name, f.unpack(first->value), f.unpack(c.value)));
+              twoValues(e, f, f.unpack(first->value), f.unpack(c.value));
             first = &c;
           }
       }
@@ -420,16 +427,19 @@ Value Evaluator::eval(const Expr& e, Value* frame) {
       const HeaderFieldLayout& f = network_.header.at(static_cast<size_t>(e.i));
       const int64_t v = num(0);
       if (v < f.lo || v > f.hi)
-        fail(e, fmt::format("header field '{}' is set to {}, outside its range {}..{}", f.name, v,
-                            f.lo, f.hi));
+        throw EvalError{e.range,
+                        fmt::format("header field '{}' is set to {}, outside its range {}..{}",
+                                    f.name, v, f.lo, f.hi),
+                        DiagKind::EvaluationError,
+                        "widen the field's (Int lo hi) or bound the value; the check traces "
+                        "every route, and a simulator would stop here"};
       RouteTiers tiers = routes_[static_cast<size_t>(eval(e.kids[1], frame).a)];
       const uint64_t packed = f.pack(v);
       for (auto& tier : tiers)
         for (RouteCandidate& c : tier) {
           // One value per field in one route (the simulator keeps one).
           if ((c.clear & f.mask()) && (c.value & f.mask()) != packed)
-            fail(e, fmt::format("this route writes two values into header field '{}' ({} and {})",
-                                f.name, f.unpack(c.value), v));
+            twoValues(e, f, f.unpack(c.value), v);
           c.clear |= f.mask();
           c.value = (c.value & ~f.mask()) | packed;
         }

@@ -112,6 +112,8 @@ class Evaluator {
   Value evalCall(const sema::Expr& e, Value* frame);
   void exec(const sema::Expr& e, Value* frame);
   [[noreturn]] void fail(const sema::Expr& at, std::string message);
+  [[noreturn]] void twoValues(const sema::Expr& at, const HeaderFieldLayout& f, int64_t a,
+                              int64_t b);
 
   const sema::DefinitionTable& defs_;
   DiagnosticEngine& diags_;

@@ -321,7 +321,7 @@ class Checker {
       // A route expression, a (Hops e), or both; VC classes, requirements
       // and a default selection.
       routingDef_ = index;
-      fieldsActive_ = 0;
+      fieldsSeen_ = 0;
       const Node* route = nullptr;
       for (size_t i = first; i < form.children.size(); ++i) {
         const Node& c = form.children[i];
@@ -451,6 +451,7 @@ class Checker {
   // (HeaderField name Bool|Node|(Int lo hi) [init]): a field of the packet
   // header, bound as the routing's next parameter from here on.
   void headerField(Definition& d, const Node& c) {
+    ++fieldsSeen_;
     if (c.children.size() < 3 || c.children.size() > 4 || !c.children[1].isSymbol()) {
       error(DiagKind::BadDefinition, c.range, "HeaderField is written (HeaderField name Type [initial])")
           .withHint("for example (HeaderField escaped Bool) or (HeaderField middle Node (random-node))");
@@ -520,7 +521,6 @@ class Checker {
     bind(f.name, f.type);
     d.params.push_back({f.name, f.type});
     d.headerFields.push_back(std::move(f));
-    ++fieldsActive_;
   }
 
   // (set field value route): route's candidates; the one the packet takes
@@ -541,7 +541,7 @@ class Checker {
     const Definition& d = table_.defs[*routingDef_];
     const Node& nameNode = n.children[1];
     std::optional<size_t> field;
-    for (size_t k = 0; k < fieldsActive_ && k < d.headerFields.size(); ++k)
+    for (size_t k = 0; k < d.headerFields.size(); ++k)
       if (d.headerFields[k].name == nameNode.text) field = k;
     if (!field) {
       if (!fieldUsedEarly(nameNode, nameNode.text)) {
@@ -582,7 +582,7 @@ class Checker {
     const Definition& d = table_.defs[*routingDef_];
     for (size_t k = 0; k < declaredFields_.size(); ++k) {
       if (declaredFields_[k].first != name) continue;
-      if (k >= fieldsActive_) {
+      if (k >= fieldsSeen_) {
         error(DiagKind::UnknownName, at.range,
               fmt::format("header field '{}' is used before it is declared", name))
             .withHint("move its (HeaderField ...) form before this use")
@@ -592,9 +592,8 @@ class Checker {
               fmt::format("header field '{}' describes the packet; {} sees only the configuration",
                           name, "a class count, range or requirement"))
             .withHint(fmt::format("read it in the body of routing '{}'", d.name));
-      } else {
-        return false;
       }
+      // Else its declaration was malformed and has been reported.
       return true;
     }
     return false;
@@ -1176,6 +1175,13 @@ class Checker {
     if (a.type == Type::Error || b.type == Type::Error) return Type::Error;
     if (a.type == b.type) return a.type;
     if (integral(a.type) && integral(b.type)) return Type::Int;
+    // A port beside a route is every VC of that port.
+    if ((a.type == Type::Port && b.type == Type::Route) ||
+        (a.type == Type::Route && b.type == Type::Port)) {
+      if (a.type == Type::Port) a = wrapPort(std::move(a));
+      if (b.type == Type::Port) b = wrapPort(std::move(b));
+      return Type::Route;
+    }
     if (numeric(a.type) && numeric(b.type)) {
       expect(a, Type::Real, an);
       expect(b, Type::Real, bn);
@@ -1446,10 +1452,11 @@ class Checker {
   uint32_t maxSlot_ = 0;
   DefKind current_ = DefKind::Function;
   std::optional<uint32_t> routingDef_;  // the routing whose body is being checked
-  // Its HeaderField names in the order written, how many are declared so
-  // far, and whether a field's initial value is being checked.
+  // Its HeaderField names in the order written, how many of those forms
+  // have been read so far, and whether a field's initial value is being
+  // checked.
   std::vector<std::pair<std::string, SourceRange>> declaredFields_;
-  size_t fieldsActive_ = 0;
+  size_t fieldsSeen_ = 0;
   bool inInit_ = false;
 };
 
