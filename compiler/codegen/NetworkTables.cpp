@@ -130,7 +130,8 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
   i[NDL_P_SamplingIntervalClocks] = p.sampleIntervalClocks;
   const std::string& routing =
       network.routingDef ? program.defs.defs[*network.routingDef].name : std::string();
-  i[NDL_P_Selection] = selection(network.selection);
+  // 4: a selection written in NDL (ndl_user_select), ndl::rt::Selection::kUser.
+  i[NDL_P_Selection] = network.selectionDef ? 4 : selection(network.selection);
   i[NDL_P_NumClasses] = static_cast<int64_t>(network.networkClasses.names.size());
   t.vcClass = classOfVc(network.networkClasses);
   t.injVcClass = classOfVc(network.injectionClasses);

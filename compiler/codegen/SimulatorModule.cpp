@@ -133,6 +133,34 @@ std::unique_ptr<llvm::Module> buildSimulatorModule(llvm::LLVMContext& context,
   } else {
     internalError("a simulator is built only for a network with a routing");
   }
+  // ndl_user_select(current, dest, source, arrived, injected, in-class,
+  // blocked-for, out-port, out-class, credits, port-free-vcs, port-credits):
+  // the score of a free candidate under a selection written in NDL; 0
+  // without one (never called then).
+  {
+    auto* selectType = llvm::FunctionType::get(
+        i64, std::vector<llvm::Type*>(sema::kSelectParams, i64), false);
+    auto* select = llvm::Function::Create(selectType, llvm::Function::ExternalLinkage,
+                                          "ndl_user_select", *m);
+    llvm::IRBuilder<> sb(llvm::BasicBlock::Create(context, "entry", select));
+    if (network.selectionDef) {
+      NetworkConstants constants = constantsOf(network.graph);
+      constants.asData = options.unspecialized;
+      constants.vcs = program.params.virtualChannels;
+      constants.injectionVcs = program.params.injectionVirtualChannels;
+      constants.avoiding =
+          program.params.deadlockHandling == sema::EnumId::DeadlockHandling_Avoid;
+      constants.classes = static_cast<int64_t>(network.networkClasses.names.size());
+      llvm::Function* f =
+          lowerDefinition(*m, program.defs, *network.selectionDef, constants, diags);
+      if (!f) return nullptr;
+      std::vector<llvm::Value*> args;
+      for (unsigned k = 0; k < sema::kSelectParams; ++k) args.push_back(select->getArg(k));
+      sb.CreateRet(sb.CreateCall(f, args));
+    } else {
+      sb.CreateRet(sb.getInt64(0));
+    }
+  }
   std::string err;
   llvm::raw_string_ostream os(err);
   if (llvm::verifyModule(*m, &os))

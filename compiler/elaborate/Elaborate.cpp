@@ -159,15 +159,22 @@ bool configureRouting(const sema::CheckedProgram& program, Network& net, Evaluat
   SourceRange site = at.valid() ? at : p.topology.call->range;
   if (p.selection) {
     net.selection = *p.selection;
+  } else if (p.selectionDef) {
+    net.selectionDef = p.selectionDef;
   } else if (!routing.defaultSelection.empty()) {
     std::optional<sema::EnumId> e = sema::findEnum("Selection", routing.defaultSelection);
-    if (!e) {
+    std::optional<uint32_t> d = program.defs.find(routing.defaultSelection);
+    if (e) {
+      net.selection = *e;
+    } else if (d && program.defs.defs[*d].kind == sema::DefKind::Selection) {
+      net.selectionDef = d;
+    } else {
       diags.report(DiagKind::UnknownEnum, routing.defaultSelectionRange,
                    fmt::format("'{}' is not a selection", routing.defaultSelection))
-          .withHint("First, Random, MostCredits or StraightFirst");
+          .withHint("First, Random, MostCredits, StraightFirst, or one defined with "
+                    "(define-selection (Name) score)");
       return false;
     }
-    net.selection = *e;
   }
   std::vector<Value> args(sema::kRoutingParams);
   for (const sema::Expr& r : routing.checks) {

@@ -31,6 +31,9 @@ struct Network {
   std::vector<HeaderFieldLayout> header;  // the routing's header fields, packed in 64 bits
   // (Selection ...), else the routing's (DefaultSelection ...), else First.
   sema::EnumId selection = sema::EnumId::Selection_First;
+  // A selection written in NDL (define-selection), given by (Selection Name) or the routing's
+  // (DefaultSelection Name); `selection` is then unused.
+  std::optional<uint32_t> selectionDef;
   std::optional<int64_t> closedDiameter;      // declared by the topology
   std::optional<Rational> closedAverage;      // declared by the topology
 };

@@ -67,10 +67,30 @@ bool bindRouting(Parameters& p, DefinitionTable& defs, DiagnosticEngine& diags) 
   return false;
 }
 
+bool bindSelection(Parameters& p, DefinitionTable& defs, DiagnosticEngine& diags) {
+  if (p.selectionName.empty()) return true;
+  std::optional<uint32_t> def = defs.find(p.selectionName);
+  if (def && defs.defs[*def].kind == DefKind::Selection) {
+    p.selectionDef = *def;
+    return true;
+  }
+  std::vector<std::string_view> names = defs.namesOf(DefKind::Selection);
+  for (const EnumInfo* e : enumValues("Selection")) names.push_back(e->name);
+  std::string best = closestMatch(p.selectionName, names);
+  SourceRange at = p.where[static_cast<size_t>(FormId::Selection)];
+  diags.report(DiagKind::UnknownEnum, at, fmt::format("unknown selection '{}'", p.selectionName))
+      .withHint(best.empty() ? fmt::format("the selections are {}, or one defined with "
+                                           "(define-selection (Name) score)",
+                                           joined(names))
+                             : fmt::format("did you mean '{}'?", best));
+  return false;
+}
+
 }  // namespace
 
 bool bindNetwork(Parameters& params, DefinitionTable& defs, DiagnosticEngine& diags) {
   bool ok = bindTopology(params, defs, diags);
+  ok = bindSelection(params, defs, diags) && ok;
   return bindRouting(params, defs, diags) && ok;
 }
 

@@ -14,7 +14,7 @@
 
 namespace ndl::sema {
 
-enum class DefKind : uint8_t { Function, Constant, Topology, Routing };
+enum class DefKind : uint8_t { Function, Constant, Topology, Routing, Selection };
 
 struct Param {
   std::string name;
@@ -60,6 +60,15 @@ inline constexpr uint32_t kRoutingInjectedSlot = 4;
 inline constexpr uint32_t kRoutingInClassSlot = 5;
 inline constexpr uint32_t kRoutingBlockedSlot = 6;
 inline constexpr uint32_t kRoutingParams = 7;
+// A (define-selection ...) has the routing's parameters, then the candidate
+// it scores: read by (out-port), (out-class), (credits), (port-free-vcs) and
+// (port-credits).
+inline constexpr uint32_t kSelectOutPortSlot = 7;
+inline constexpr uint32_t kSelectOutClassSlot = 8;
+inline constexpr uint32_t kSelectCreditsSlot = 9;
+inline constexpr uint32_t kSelectPortFreeSlot = 10;
+inline constexpr uint32_t kSelectPortCreditsSlot = 11;
+inline constexpr uint32_t kSelectParams = 12;
 
 struct Definition {
   DefKind kind;

@@ -34,7 +34,8 @@ std::string_view typeName(Type t) {
 
 bool isDefinitionForm(const Node& form) {
   std::string_view h = form.head();
-  return h == "define" || h == "define-topology" || h == "define-routing";
+  return h == "define" || h == "define-topology" || h == "define-routing" ||
+         h == "define-selection";
 }
 
 namespace {
@@ -216,8 +217,9 @@ class Checker {
     d.range = form.range;
     d.form = &form;
     d.kind = head == "define-topology" ? DefKind::Topology
-             : head == "define-routing" ? DefKind::Routing
-                                         : DefKind::Function;
+             : head == "define-routing"   ? DefKind::Routing
+             : head == "define-selection" ? DefKind::Selection
+                                          : DefKind::Function;
     if (form.children.size() < 3) {
       error(DiagKind::BadDefinition, form.range,
             fmt::format("{} needs a name and a body", head))
@@ -275,6 +277,22 @@ class Checker {
                   {"source", Type::Node},      {"%arrived", Type::Port},
                   {"%injected", Type::Bool},   {"%in-class", Type::Int},
                   {"%blocked-for", Type::Int}};
+    }
+    if (d.kind == DefKind::Selection) {
+      if (!d.params.empty()) {
+        error(DiagKind::BadDefinition, sig.range,
+              "a selection takes no parameters; its body scores the candidate (out-port)")
+            .withHint(fmt::format("write (define-selection ({}) score)", d.name));
+        return;
+      }
+      // The routing's parameters, then the candidate being scored.
+      d.result = Type::Int;
+      d.params = {{"current", Type::Node},        {"dest", Type::Node},
+                  {"source", Type::Node},         {"%arrived", Type::Port},
+                  {"%injected", Type::Bool},      {"%in-class", Type::Int},
+                  {"%blocked-for", Type::Int},    {"%out-port", Type::Port},
+                  {"%out-class", Type::Int},      {"%credits", Type::Int},
+                  {"%port-free-vcs", Type::Int},  {"%port-credits", Type::Int}};
     }
     if (std::optional<uint32_t> prev = table_.find(d.name)) {
       error(DiagKind::DuplicateDefinition, d.nameRange, fmt::format("'{}' is defined twice", d.name))
@@ -623,12 +641,38 @@ class Checker {
   // parameters of a routing body.
   std::optional<Expr> routingContext(const Node& n) {
     std::string_view h = n.head();
-    uint32_t slot = h == "arrived-along" ? kRoutingArrivedSlot
-                    : h == "injected"    ? kRoutingInjectedSlot
-                    : h == "in-class"    ? kRoutingInClassSlot
-                    : h == "blocked-for" ? kRoutingBlockedSlot
-                                         : 0;
+    uint32_t slot = h == "arrived-along"   ? kRoutingArrivedSlot
+                    : h == "injected"      ? kRoutingInjectedSlot
+                    : h == "in-class"      ? kRoutingInClassSlot
+                    : h == "blocked-for"   ? kRoutingBlockedSlot
+                    : h == "out-port"      ? kSelectOutPortSlot
+                    : h == "out-class"     ? kSelectOutClassSlot
+                    : h == "credits"       ? kSelectCreditsSlot
+                    : h == "port-free-vcs" ? kSelectPortFreeSlot
+                    : h == "port-credits"  ? kSelectPortCreditsSlot
+                                           : 0;
     if (slot == 0) return std::nullopt;
+    if (slot >= kRoutingParams) {
+      // What a selection scores: only in a define-selection body.
+      if (n.children.size() != 1) {
+        error(DiagKind::WrongArity, n.range, fmt::format("'{}' takes no arguments", h));
+        return errorExpr(n);
+      }
+      if (current_ != DefKind::Selection || scope_.size() < kSelectParams ||
+          !scope_[slot].name.starts_with("%")) {
+        error(DiagKind::TypeError, n.range,
+              fmt::format("({}) describes the candidate a selection scores: it is available in "
+                          "a define-selection body only",
+                          h))
+            .withHint("pass its value to the function as a parameter");
+        return errorExpr(n);
+      }
+      Expr e{Op::Var};
+      e.type = slot == kSelectOutPortSlot ? Type::Port : Type::Int;
+      e.range = n.range;
+      e.i = slot;
+      return e;
+    }
     if (n.children.size() != 1) {
       error(DiagKind::WrongArity, n.range, fmt::format("'{}' takes no arguments", h));
       return errorExpr(n);
@@ -641,8 +685,8 @@ class Checker {
           .withHint("the initial value sees source, dest and (random-node)");
       return errorExpr(n);
     }
-    bool inBody = routingDef_ && !scope_.empty() && scope_.size() >= kRoutingParams &&
-                  scope_[slot].name.starts_with("%");
+    bool inBody = (routingDef_ || current_ == DefKind::Selection) && !scope_.empty() &&
+                  scope_.size() >= kRoutingParams && scope_[slot].name.starts_with("%");
     if (!inBody) {
       error(DiagKind::TypeError, n.range,
             fmt::format("({}) describes the packet being routed: it is available in a "
@@ -652,7 +696,9 @@ class Checker {
       return errorExpr(n);
     }
     Expr e{Op::Var};
-    e.type = table_.defs[*routingDef_].params[slot].type;
+    e.type = slot == kRoutingArrivedSlot    ? Type::Port
+             : slot == kRoutingInjectedSlot ? Type::Bool
+                                            : Type::Int;
     e.range = n.range;
     e.i = slot;
     return e;
@@ -1076,10 +1122,13 @@ class Checker {
       std::tie(scope_, nextSlot_, maxSlot_, current_) = saved;
       e.type = table_.defs[index].result;
     }
-    if (d.kind == DefKind::Topology || d.kind == DefKind::Routing) {
+    if (d.kind == DefKind::Topology || d.kind == DefKind::Routing ||
+        d.kind == DefKind::Selection) {
       error(DiagKind::TypeError, n.range,
             fmt::format("'{}' is a {} and cannot be called in an expression", d.name,
-                        d.kind == DefKind::Topology ? "topology" : "routing"));
+                        d.kind == DefKind::Topology  ? "topology"
+                        : d.kind == DefKind::Routing ? "routing"
+                                                     : "selection"));
       return errorExpr(n);
     }
     return callArgs(n, index, argNodes);

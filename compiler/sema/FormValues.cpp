@@ -74,9 +74,15 @@ class Reader {
         }
         return one(args, where) && topology(*args[0], out.topology);
       case ValueKind::Routing: return one(args, where) && symbol(*args[0], out.text);
+      case ValueKind::Selection:
+        // A built-in, or a name bound later to a (define-selection ...).
+        if (one(args, where) && args[0]->isSymbol() && !findEnum("Selection", args[0]->text)) {
+          out.text = args[0]->text;
+          return true;
+        }
+        return one(args, where) && enumValue(*args[0], enumTypeOf(info_.kind), out.enumValue);
       case ValueKind::FlowControl:
       case ValueKind::DeadlockHandling:
-      case ValueKind::Selection:
         return one(args, where) && enumValue(*args[0], enumTypeOf(info_.kind), out.enumValue);
       case ValueKind::Traffic: return one(args, where) && traffic(*args[0], out.traffic);
       case ValueKind::Size:

@@ -84,6 +84,8 @@ struct Parameters {
   int64_t injectionVirtualChannels = 1;
   EnumId deadlockHandling = EnumId::DeadlockHandling_Drop;
   std::optional<EnumId> selection;  // (Selection ...); else the routing's DefaultSelection
+  std::string selectionName;             // (Selection Name) of a (define-selection ...)
+  std::optional<uint32_t> selectionDef;  // its definition, once bound
 
   // Runs and output.
   int64_t seed = 1;

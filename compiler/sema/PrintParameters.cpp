@@ -35,8 +35,9 @@ std::string printParameters(const Parameters& p) {
   line(FormId::VirtualChannels, fmt::format("{}", p.virtualChannels));
   line(FormId::InjectionVirtualChannels, fmt::format("{}", p.injectionVirtualChannels));
   line(FormId::DeadlockHandling, std::string(enumInfo(p.deadlockHandling).name));
-  line(FormId::Selection, p.selection ? std::string(enumInfo(*p.selection).name)
-                                      : std::string("the routing's own, else First"));
+  line(FormId::Selection, p.selection               ? std::string(enumInfo(*p.selection).name)
+                          : !p.selectionName.empty() ? p.selectionName
+                                                     : std::string("the routing's own, else First"));
   line(FormId::DeadlockTimeout, fmt::format("{} router clocks", p.deadlockTimeoutClocks));
   line(FormId::SimulationInterval, fmt::format("{} clocks", p.sampleIntervalClocks));
   line(FormId::SimulationTime, p.simulationTimeClocks

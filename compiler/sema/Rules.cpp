@@ -29,7 +29,12 @@ class Resolver {
     if (ok(FormId::FlowControlMethod)) p_.flowControl = v_[FormId::FlowControlMethod].enumValue;
     if (ok(FormId::RoutingAlgorithm)) p_.routingName = v_[FormId::RoutingAlgorithm].text;
     if (ok(FormId::DeadlockHandling)) p_.deadlockHandling = v_[FormId::DeadlockHandling].enumValue;
-    if (ok(FormId::Selection)) p_.selection = v_[FormId::Selection].enumValue;
+    if (ok(FormId::Selection)) {
+      if (v_[FormId::Selection].text.empty())
+        p_.selection = v_[FormId::Selection].enumValue;
+      else
+        p_.selectionName = v_[FormId::Selection].text;
+    }
     if (ok(FormId::TrafficPattern)) p_.traffic = v_[FormId::TrafficPattern].traffic;
     p_.virtualChannels = countOr(FormId::VirtualChannels, 1);
     p_.injectionVirtualChannels = countOr(FormId::InjectionVirtualChannels, 1);

@@ -14,6 +14,7 @@
 
 extern "C" ndl::rt::RouteSet ndl_generated_route(const ndl::rt::RouteContext& ctx);
 uint64_t ndl_generated_header(int32_t src, int32_t dst, uint64_t random, int32_t* error);
+int64_t ndl_generated_select(const ndl::rt::RouteContext& ctx, const ndl::rt::Candidate& c);
 
 namespace {
 
@@ -92,6 +93,7 @@ ndl::rt::SimParams makeParams() {
   p.route_fn = ndl_generated_route;
   p.routing_name = ndl_params_str[NDL_P_RoutingName];
   p.selection = static_cast<Selection>(i[NDL_P_Selection]);
+  if (p.selection == Selection::kUser) p.select_fn = ndl_generated_select;
   if (i[NDL_P_HeaderFieldCount] > 0) {
     p.header_init = ndl_generated_header;
     const char* s = ndl_params_str[NDL_P_HeaderFieldNames];
@@ -183,6 +185,16 @@ extern "C" ndl::rt::RouteSet ndl_generated_route(const ndl::rt::RouteContext& ct
     hw.value = static_cast<uint64_t>(w[4]);
   }
   return set;
+}
+
+// The runtime's hook for a selection written in NDL.
+int64_t ndl_generated_select(const ndl::rt::RouteContext& ctx, const ndl::rt::Candidate& c) {
+  const auto id = [](int32_t node) { return static_cast<int64_t>(static_cast<uint32_t>(node)); };
+  const bool injected = ctx.in_port == static_cast<int32_t>(ndl_port_start[ctx.node + 1] -
+                                                            ndl_port_start[ctx.node]);
+  return ndl_user_select(id(ctx.node), id(ctx.dest), id(ctx.src), ctx.arrived, injected ? 1 : 0,
+                         ctx.in_class, ctx.blocked_for, c.out_port, c.out_class, c.credits,
+                         c.port_free_vcs, c.port_credits);
 }
 
 // The runtime's hook for a new packet's header fields.

@@ -30,6 +30,8 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   selection_ = params.selection;
   seed_ = params.seed;
   has_header_ = params.header_init != nullptr;
+  select_fn_ = params.select_fn;
+  for (size_t k = 0; k < params.vc_class.size() && k < 64; ++k) out_class_[k] = params.vc_class[k];
   header_fields_ = params.header_fields;
   for (int b = 0; b < 64; ++b) bit_port_[b] = static_cast<uint8_t>(b / vcs_);
   if (params.router_frequency_hz > 0 && params.router_frequency_hz != params.network_frequency_hz) {

@@ -47,6 +47,8 @@ std::string_view selectionName(Selection s) {
       return "MostCredits";
     case Selection::kStraightFirst:
       return "StraightFirst";
+    case Selection::kUser:
+      return "user-defined";
   }
   return "?";
 }
@@ -85,6 +87,8 @@ std::string validate(const SimParams& p, int32_t nodes) {
     return "DropAfterTimeout needs a positive DeadlockTimeout";
   }
   if (p.route_fn == nullptr) return "no routing function";
+  if (p.selection == Selection::kUser && p.select_fn == nullptr)
+    return "a user-defined selection needs its function";
   if (!p.vc_class.empty() && static_cast<int32_t>(p.vc_class.size()) != p.virtual_channels) {
     return "the VC class table does not cover the virtual channels";
   }

@@ -74,6 +74,13 @@ void ndl_user_route(int64_t current, int64_t dest, int64_t source, int64_t arriv
 // The header of a new packet: out[0] the packed fields, out[1] an error as
 // above. `random` seeds the packet's draws.
 void ndl_user_header_init(int64_t source, int64_t dest, int64_t random, int64_t* out);
+// The score of a free candidate under a selection written in NDL (Selection
+// 4): the routing's arguments but the header, then the candidate's port code
+// and class, its free slots, and its port's unowned VCs and their free slots.
+int64_t ndl_user_select(int64_t current, int64_t dest, int64_t source, int64_t arrived,
+                        int64_t injected, int64_t in_class, int64_t blocked_for, int64_t out_port,
+                        int64_t out_class, int64_t credits, int64_t port_free_vcs,
+                        int64_t port_credits);
 // Defined by the entry (generated_entry.cpp) for generated routing code:
 // 1 when `node` has the output port (dim, dir), else 0.
 int64_t ndl_has_port(int64_t node, int64_t dim, int64_t dir);

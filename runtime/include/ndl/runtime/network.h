@@ -194,6 +194,8 @@ class Network {
   Selection selection_ = Selection::kFirst;
   uint64_t seed_ = 0;  // of selection Random
   bool has_header_ = false;  // the routing declares header fields
+  SelectFn select_fn_ = nullptr;  // Selection::kUser
+  uint8_t out_class_[64] = {};    // class of network VC k (the same at every port)
   std::vector<SimParams::HeaderField> header_fields_;  // for error messages
   // Output VC bit b of a route mask (b = port * vcs + vc): its port and VC.
   uint8_t bit_port_[64] = {};

@@ -131,6 +131,30 @@ NDL_HOT bool Network::selectRoute(int32_t r, int l, const InputVc& v, const Rout
         }
         break;
       }
+      case Selection::kUser: {
+        // The NDL selection scores every free candidate; the highest wins, ties to the lowest.
+        int64_t best = INT64_MIN;
+        for (uint64_t m = free; m != 0; m &= m - 1) {
+          const int b = __builtin_ctzll(m);
+          const int port = bit_port_[b];
+          int32_t port_free = 0, port_credits = 0;
+          for (int k = 0; k < vcs_; ++k) {
+            const uint16_t e = out_vc_[f.ob + port * vcs_ + k];
+            if (e < kOwned) {
+              ++port_free;
+              port_credits += e;
+            }
+          }
+          const Candidate cand{out_code_[f.pb + port], out_class_[b - port * vcs_],
+                               out_vc_[f.ob + b], port_free, port_credits};
+          const int64_t score = select_fn_(ctx, cand);
+          if (score > best) {
+            best = score;
+            pick = b;
+          }
+        }
+        break;
+      }
       case Selection::kStraightFirst: {
         const int16_t along = in_code_[f.pb + v.port];
         if (along < 0) break;

@@ -16,7 +16,8 @@ namespace ndl::rt {
 enum class DeadlockHandling : uint8_t { kDetect, kDrop, kAvoid, kDropAfterTimeout };
 
 // How the router picks one candidate among the free ones of the first tier that has any.
-enum class Selection : uint8_t { kFirst, kRandom, kMostCredits, kStraightFirst };
+// kUser: a selection written in NDL scores each free candidate (SelectFn); the highest wins.
+enum class Selection : uint8_t { kFirst, kRandom, kMostCredits, kStraightFirst, kUser };
 
 // A port's code as NDL's (port dim dir) names it: dim * 2 + (dir > 0); -1 when the port has
 // no (dimension, direction) or the packet was injected.
@@ -67,6 +68,18 @@ struct RouteSet {
 inline constexpr int32_t kHeaderOutOfRange = 1, kHeaderTwoValues = 2;
 
 using RouteFn = RouteSet (*)(const RouteContext&);
+
+// What a selection written in NDL sees of one free candidate (docs/routing.md): its output
+// port's code and class, the free slots of that VC, and of its port the VCs not owned and the
+// free slots over them.
+struct Candidate {
+  int32_t out_port;  // portCode
+  int32_t out_class;
+  int32_t credits;
+  int32_t port_free_vcs;
+  int32_t port_credits;
+};
+using SelectFn = int64_t (*)(const RouteContext&, const Candidate&);
 
 // The header of a new packet from src to dst; `random` seeds its draws. Returns the header, or
 // sets *error (as RouteSet::header_error).

@@ -62,6 +62,7 @@ struct SimParams {
   RouteFn route_fn = nullptr;  // required: generated from NDL, or a test's oracle
   std::string routing_name;    // for reports
   Selection selection = Selection::kFirst;
+  SelectFn select_fn = nullptr;  // kUser: scores a free candidate
   // The routing's header fields: a new packet's header from header_init (none: 0), and the
   // fields' names and ranges for error messages.
   HeaderInitFn header_init = nullptr;
