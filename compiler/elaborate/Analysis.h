@@ -25,6 +25,10 @@ struct Limits {
   uint64_t maxBfsWork = 4'000'000'000ULL;
   // Route-tracing budget in routing-function calls.
   uint64_t maxRouteSteps = 300'000'000ULL;
+  // The same for a routing whose header fields draw at random: every draw
+  // is traced, and its calls cost more (Valiant on an 8x8 torus is about
+  // 6.5M calls, 2.4 s; on 16x16 it would take minutes and is refused).
+  uint64_t maxDrawSteps = 15'000'000ULL;
   // A route longer than this is a livelock. 0: 4 * nodeCount + 64, more
   // than any route that does not circle forever needs.
   uint32_t maxRouteHops = 0;

@@ -80,12 +80,15 @@ class Builder {
     const uint64_t outcomes = initOutcomes(fns_, 0, g_.nodeCount > 1 ? 1 : 0);
     out_.estimatedWork =
         (dests.size() + samples_.size()) * states * outcomes * (fns_.waits ? 2 : 1);
-    if (out_.estimatedWork > limits_.maxRouteSteps) {
+    const uint64_t budget = outcomes > 1 ? limits_.maxDrawSteps : limits_.maxRouteSteps;
+    if (out_.estimatedWork > budget) {
       out_.status = AnalysisStatus::kTooLarge;
       out_.message = fmt::format(
-          "network of {} nodes is too large for the dependency check; estimated {} routing "
+          "network of {} nodes is too large for the dependency check{}; estimated {} routing "
           "steps (limit {})",
-          g_.nodeCount, out_.estimatedWork, limits_.maxRouteSteps);
+          g_.nodeCount,
+          outcomes > 1 ? fmt::format(" with each of {} random draws", outcomes) : "",
+          out_.estimatedWork, budget);
       return std::move(out_);
     }
     out_.deps.succ.assign(visited_.size(), {});

@@ -102,12 +102,15 @@ RoutingStats routingHops(const Graph& g, const RouteFunctions& fns, const Limits
   // A header field drawn at random: every outcome is traced, equally weighted.
   const uint64_t outcomes = initOutcomes(fns, sourceAt(0), sourceAt(0) == 0 ? 1 : 0);
   s.estimatedWork = sourceCount * (first.distanceSum + g.channels.size()) * outcomes;
-  if ((reps.empty() && n > limits.maxAllPairsNodes) || s.estimatedWork > limits.maxRouteSteps) {
+  const uint64_t budget = outcomes > 1 ? limits.maxDrawSteps : limits.maxRouteSteps;
+  if ((reps.empty() && n > limits.maxAllPairsNodes) || s.estimatedWork > budget) {
     s.status = AnalysisStatus::kTooLarge;
     s.message = fmt::format(
-        "network of {} nodes is too large to trace {} routes; estimated {} routing steps "
+        "network of {} nodes is too large to trace {} routes{}; estimated {} routing steps "
         "(limit {})",
-        n, reps.empty() ? "all" : "the representatives'", s.estimatedWork, limits.maxRouteSteps);
+        n, reps.empty() ? "all" : "the representatives'",
+        outcomes > 1 ? fmt::format(" with each of {} random draws", outcomes) : "",
+        s.estimatedWork, budget);
     return s;
   }
 
