@@ -294,6 +294,8 @@ RouteFunctions routeFunctions(const Network& network, const sema::DefinitionTabl
           Value::integer(1)};
       uint64_t packed = 0, outcomes = 1;
       uint64_t rest = outcome;
+      // The routing's frame: its parameters and header fields, no more.
+      const std::span<const Value> frame(args, sema::kRoutingParams + header->size());
       for (size_t i = 0; i < header->size() && !failed; ++i) {
         const HeaderFieldLayout& f = (*header)[i];
         const std::optional<sema::Expr>& init = routing->headerFields[i].init;
@@ -302,7 +304,7 @@ RouteFunctions routeFunctions(const Network& network, const sema::DefinitionTabl
           // First with every draw 0 to learn the ranges, then with this outcome's.
           ctx.draws.clear();
           ctx.drawRanges.clear();
-          std::optional<Value> r = evaluator.callExpr(def, *init, args, SourceRange{});
+          std::optional<Value> r = evaluator.callExpr(def, *init, frame, SourceRange{});
           std::vector<int64_t> ranges = ctx.drawRanges;
           if (r && !ranges.empty()) {
             ctx.draws.clear();
@@ -312,7 +314,7 @@ RouteFunctions routeFunctions(const Network& network, const sema::DefinitionTabl
               outcomes = std::min<uint64_t>(outcomes * static_cast<uint64_t>(range), UINT32_MAX);
             }
             ctx.drawRanges.clear();
-            r = evaluator.callExpr(def, *init, args, SourceRange{});
+            r = evaluator.callExpr(def, *init, frame, SourceRange{});
           }
           ctx.draws.clear();
           ctx.drawRanges.clear();
