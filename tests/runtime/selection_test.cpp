@@ -145,5 +145,78 @@ TEST(Selection, EverySelectionDeliversEverythingOnATorus) {
   }
 }
 
+// Header writes (docs/routing.md): both VCs of the dimension-order port are candidates of one
+// tier; taking VC k writes k into header bit 0. A header that arrives with a bit that does not
+// name the VC it came in on was given a VC the allocator should not have paired with the write
+// the selection chose (an earlier grant of the same clock took the chosen VC).
+struct HeaderSeen {
+  int64_t checked = 0, mismatched = 0, on_vc1 = 0;
+};
+HeaderSeen g_header;
+
+RouteSet headerMarkingDor(const RouteContext& ctx) {
+  const bool injected = ctx.in_port == ctx.topo->nodes();
+  if (!injected) {
+    ++g_header.checked;
+    g_header.mismatched += static_cast<int64_t>(ctx.header & 1) != ctx.in_vc;
+    g_header.on_vc1 += ctx.in_vc == 1;
+  }
+  const RouteSet any = oracle::dimensionOrder(ctx);
+  const int port = __builtin_ctzll(any.tier[0]) / ctx.num_vcs;
+  RouteSet r = oracle::single(port, ctx.num_vcs, 0, 2);
+  r.writes = 2;
+  for (int k = 0; k < 2; ++k) {
+    HeaderWrite& w = r.write[k];
+    w = HeaderWrite{};
+    w.cand[0] = oracle::single(port, ctx.num_vcs, k, k + 1).tier[0];
+    w.clear = 1;
+    w.value = static_cast<uint64_t>(k);
+  }
+  return r;
+}
+
+uint64_t zeroHeader(int32_t, int32_t, uint64_t, int32_t*) { return 0; }
+
+TEST(HeaderWrites, TheHeaderIsWrittenForTheVcGranted) {
+  for (Selection s : {Selection::kFirst, Selection::kRandom, Selection::kMostCredits}) {
+    SimParams p = baseParams(FlowControl::kWormhole, 4, 8, 1);
+    p.virtual_channels = 2;
+    p.route_fn = headerMarkingDor;
+    p.header_init = zeroHeader;
+    p.header_fields = {{"vc", 0, 1}};
+    p.selection = s;
+    setLoad(p, 0.25);
+    p.creation_max = 3000;
+    g_header = {};
+    const Results r = simulate(makeMesh({4, 4}), p);
+    EXPECT_EQ(r.messages.delivered, 3000) << selectionName(s);
+    EXPECT_GT(g_header.checked, 3000) << selectionName(s);
+    EXPECT_GT(g_header.on_vc1, 100) << selectionName(s);
+    EXPECT_EQ(g_header.mismatched, 0) << selectionName(s);
+  }
+}
+
+// A routing that reports a header field written out of its range stops the run naming it.
+RouteSet outOfRange(const RouteContext& ctx) {
+  RouteSet r = oracle::dimensionOrder(ctx);
+  r.header_error = kHeaderOutOfRange << 8 | 0;
+  return r;
+}
+
+TEST(HeaderWrites, AWriteOutsideItsRangeStopsTheRunNamingTheField) {
+  SimParams p = baseParams(FlowControl::kWormhole, 4, 8, 1);
+  p.route_fn = outOfRange;
+  p.header_init = zeroHeader;
+  p.header_fields = {{"budget", 0, 3}};
+  try {
+    testing::runSingle(makeMesh({8}), p, 0, 7);
+    ADD_FAILURE() << "a write outside the range was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(),
+                 "routing at node 0 for destination 7 sets header field 'budget' outside its "
+                 "range 0..3");
+  }
+}
+
 }  // namespace
 }  // namespace ndl::rt
