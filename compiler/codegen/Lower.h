@@ -49,12 +49,12 @@ struct NetworkConstants {
 // masks (one per tier: the candidates that write it) and the value written
 // (already shifted into place). Error word: 0, or kind << 8 | field with
 // kind 1 = a value outside the field's range, 2 = two values for the field
-// in one route.
+// in one route, 3 = a random draw from an empty range (header initial values).
 inline constexpr unsigned kRouteError = 4;
 inline constexpr unsigned routeFieldMask(unsigned field, unsigned tier) { return 5 + field * 5 + tier; }
 inline constexpr unsigned routeFieldValue(unsigned field) { return 5 + field * 5 + 4; }
 inline constexpr unsigned routeWords(size_t fields) { return 5 + static_cast<unsigned>(fields) * 5; }
-inline constexpr int64_t kHeaderOutOfRange = 1, kHeaderTwoValues = 2;
+inline constexpr int64_t kHeaderOutOfRange = 1, kHeaderTwoValues = 2, kHeaderEmptyDraw = 3;
 
 // Lowers definition `def` and every definition it calls into `module` as
 // internal functions taking and returning i64 (Bool 0/1, Port dim*2+(dir>0))

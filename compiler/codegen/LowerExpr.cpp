@@ -320,10 +320,21 @@ class Lowerer {
     z = b_.CreateMul(b_.CreateXor(z, b_.CreateLShr(z, constant(30))), constant(static_cast<int64_t>(0xBF58476D1CE4E5B9ULL)));
     z = b_.CreateMul(b_.CreateXor(z, b_.CreateLShr(z, constant(27))), constant(static_cast<int64_t>(0x94D049BB133111EBULL)));
     z = b_.CreateXor(z, b_.CreateLShr(z, constant(31)));
+    // (random n) with n <= 0 has no value: flagged for the header's error
+    // word, and drawn as 0.
+    if (emptyDraw_) {
+      llvm::Value* empty = b_.CreateICmpSLE(n, constant(0));
+      b_.CreateStore(b_.CreateOr(b_.CreateLoad(i64_, emptyDraw_), b_.CreateZExt(empty, i64_)),
+                     emptyDraw_);
+      n = b_.CreateSelect(empty, constant(0), n);
+    }
     llvm::Type* i128 = llvm::Type::getInt128Ty(ctx_);
     llvm::Value* wide = b_.CreateMul(b_.CreateZExt(z, i128), b_.CreateZExt(n, i128));
     return b_.CreateTrunc(b_.CreateLShr(wide, llvm::ConstantInt::get(i128, 64)), i64_);
   }
+  // While a header's initial values are lowered: an i64 slot set to 1 when
+  // a (random n) draws with n <= 0.
+  llvm::Value* emptyDraw_ = nullptr;
   llvm::GlobalVariable* rng() {
     if (!rng_)
       rng_ = new llvm::GlobalVariable(m_, i64_, false, llvm::GlobalValue::InternalLinkage,
@@ -351,24 +362,30 @@ class Lowerer {
     for (uint32_t k = 0; k < sema::kRoutingParams; ++k)
       b_.CreateStore(params[k], slot(k, d.params[k].type));
     b_.CreateStore(f->getArg(2), rng());
+    emptyDraw_ = b_.CreateAlloca(i64_, nullptr, "empty.draw");
     llvm::Value* header = constant(0);
     llvm::Value* err = constant(0);
     for (unsigned i = 0; i < d.headerFields.size(); ++i) {
       const NetworkConstants::Field& field = net_.header.at(i);
       const sema::HeaderFieldDecl& decl = d.headerFields[i];
+      b_.CreateStore(constant(0), emptyDraw_);
       llvm::Value* x = decl.init ? value(*decl.init)
                        : decl.type == sema::Type::Node ? f->getArg(0)
                                                        : constant(field.lo);
+      llvm::Value* empty = truth(b_.CreateLoad(i64_, emptyDraw_));
       llvm::Value* outside = b_.CreateOr(b_.CreateICmpSLT(x, constant(field.lo)),
                                          b_.CreateICmpSGT(x, constant(field.hi)));
-      err = b_.CreateSelect(b_.CreateAnd(outside, b_.CreateICmpEQ(err, constant(0))),
-                            constant(kHeaderOutOfRange << 8 | i), err);
+      llvm::Value* none = b_.CreateICmpEQ(err, constant(0));
+      err = b_.CreateSelect(b_.CreateAnd(empty, none), constant(kHeaderEmptyDraw << 8 | i),
+                            b_.CreateSelect(b_.CreateAnd(outside, none),
+                                            constant(kHeaderOutOfRange << 8 | i), err));
       b_.CreateStore(x, slot(sema::kRoutingParams + i, decl.type));
       header = b_.CreateOr(header, pack(field, x));
     }
     b_.CreateAlignedStore(header, f->getArg(3), llvm::Align(8));
     b_.CreateAlignedStore(err, b_.CreateConstGEP1_64(i64_, f->getArg(3), 1), llvm::Align(8));
     b_.CreateRetVoid();
+    emptyDraw_ = nullptr;
     std::string msg;
     llvm::raw_string_ostream os(msg);
     if (llvm::verifyFunction(*f, &os))

@@ -73,6 +73,11 @@ struct Ratio {
     if (n > UINT64_MAX || d > UINT64_MAX) return std::nullopt;
     return Ratio{static_cast<uint64_t>(n), static_cast<uint64_t>(d)};
   }
+  // x to nine decimals, for a mean whose exact terms do not fit.
+  static Ratio approximate(double x) {
+    constexpr uint64_t kScale = 1'000'000'000;
+    return make(static_cast<uint64_t>(x * static_cast<double>(kScale) + 0.5), kScale);
+  }
   double value() const { return static_cast<double>(num) / static_cast<double>(den); }
   friend bool operator==(const Ratio&, const Ratio&) = default;
 };

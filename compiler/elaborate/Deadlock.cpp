@@ -77,7 +77,9 @@ class Builder {
                                                    (g_.nodeCount + 8) * k_
                                              : perDest;
     // Header fields multiply the states by their initial outcomes (at least).
-    const uint64_t outcomes = initOutcomes(fns_, 0, g_.nodeCount > 1 ? 1 : 0);
+    std::vector<InitialState> initials;
+    const bool enumerable = initialStates(fns_, 0, g_.nodeCount > 1 ? 1 : 0, initials);
+    const uint64_t outcomes = enumerable ? initials.size() : kMaxInitialStates + 1;
     out_.estimatedWork =
         (dests.size() + samples_.size()) * states * outcomes * (fns_.waits ? 2 : 1);
     const uint64_t budget = outcomes > 1 ? limits_.maxDrawSteps : limits_.maxRouteSteps;
@@ -87,7 +89,9 @@ class Builder {
           "network of {} nodes is too large for the dependency check{}; estimated {} routing "
           "steps (limit {})",
           g_.nodeCount,
-          outcomes > 1 ? fmt::format(" with each of {} random draws", outcomes) : "",
+          outcomes > 1 ? fmt::format(" with each of {}{} random outcomes",
+                                     enumerable ? "" : "more than ", outcomes - !enumerable)
+                       : "",
           out_.estimatedWork, budget);
       return std::move(out_);
     }
@@ -104,6 +108,11 @@ class Builder {
     for (NodeId d : dests) {
       std::vector<std::pair<uint32_t, uint32_t>> edges, ext;
       explore(d, edges, ext);
+      if (!refused_.empty()) {
+        out_.status = AnalysisStatus::kTooLarge;
+        out_.message = refused_;
+        return std::move(out_);
+      }
       if (!out_.errors.empty()) break;
       if (translations_.empty()) {
         for (auto [v, w] : edges) addEdge(out_.deps.succ[v], w);
@@ -255,6 +264,13 @@ class Builder {
     return true;
   }
 
+  void tooManyInitials(NodeId src, NodeId dst) {
+    refused_ = fmt::format(
+        "a packet from node {} to node {} may start in more than {} random header states; the "
+        "dependency check enumerates them all",
+        src, dst, kMaxInitialStates);
+  }
+
   bool isEscape(uint32_t v) const {
     const uint32_t k = v % k_;
     return k < opt_.escapeClasses.size() && opt_.escapeClasses[k];
@@ -296,14 +312,19 @@ class Builder {
     };
     // A routing that reads the source is explored source by source (the
     // state then includes it); any other from all sources at once.
-    for (NodeId first = 0; first < g_.nodeCount && out_.errors.empty(); ++first) {
+    for (NodeId first = 0; first < g_.nodeCount && out_.errors.empty() && refused_.empty();
+         ++first) {
       const NodeId last = fns_.readsSource ? first : g_.nodeCount - 1;
       for (NodeId s = first; s <= last && out_.errors.empty(); ++s) {
         if (s == d) continue;
         const Hop in{kNoChannel, 0};
-        const uint32_t outcomes = initOutcomes(fns_, s, d);
-        for (uint32_t k = 0; k < outcomes && out_.errors.empty(); ++k) {
-          if (!candidatesAt(s, d, s, in, initState(fns_, s, d, k), all)) break;
+        if (!initialStates(fns_, s, d, initials_)) {
+          tooManyInitials(s, d);
+          break;
+        }
+        for (const InitialState& init : initials_) {
+          if (!out_.errors.empty()) break;
+          if (!candidatesAt(s, d, s, in, init.state, all)) break;
           bool escape = false;
           for (const Hop& h : all) {
             const uint32_t w = h.channel * k_ + h.vcClass;
@@ -385,6 +406,8 @@ class Builder {
   std::unordered_set<std::pair<uint32_t, uint64_t>, StateHash> seen_;
   std::vector<std::vector<uint32_t>> adj_;  // this destination's edges, for Duato
   std::vector<Hop> step_;
+  std::vector<InitialState> initials_;
+  std::string refused_;  // why the check gave up part way (too many random states)
   std::vector<NodeId> translations_;
   std::vector<NodeId> samples_;
   std::vector<NodeId> toRep_;  // per node: the translation to its orbit's representative

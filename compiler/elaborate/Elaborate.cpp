@@ -282,45 +282,30 @@ RouteFunctions routeFunctions(const Network& network, const sema::DefinitionTabl
   const sema::Definition* routing = &defs.defs[def];
   fns.hasHeader = !header->empty();
   if (fns.hasHeader) {
-    // Initial values field by field, each seeing the fields before it; a
-    // draw of (random ...) takes the value `outcome` picks (mixed radix over
-    // the draws' ranges, the first draw fastest).
-    auto initial = [header, routing, def, &evaluator, &failed](NodeId src, NodeId dst,
-                                                               uint32_t outcome, RouteState& s,
-                                                               uint64_t* count) {
-      NetworkContext& ctx = evaluator.network();
+    // Initial values field by field, each seeing the fields before it. The
+    // random draws of all fields are numbered in the order they are made;
+    // a draw takes the value the enumeration prescribes (0 past its end).
+    // Every outcome is found by depth-first search over the draws, learning
+    // each draw's range as it is made, so a range may depend on earlier
+    // draws and fields: (random (+ 1 (random 4))) has 1 + 2 + 3 + 4 outcomes
+    // of unequal probability.
+    auto evaluate = [header, routing, def, &evaluator, &failed](NodeId src, NodeId dst,
+                                                                uint64_t& packed) {
       Value args[sema::kRoutingParams + sema::kMaxHeaderFields] = {
           Value::integer(src), Value::integer(dst), Value::integer(src), Value::integer(-1),
           Value::integer(1)};
-      uint64_t packed = 0, outcomes = 1;
-      uint64_t rest = outcome;
+      packed = 0;
       // The routing's frame: its parameters and header fields, no more.
       const std::span<const Value> frame(args, sema::kRoutingParams + header->size());
-      for (size_t i = 0; i < header->size() && !failed; ++i) {
+      for (size_t i = 0; i < header->size(); ++i) {
         const HeaderFieldLayout& f = (*header)[i];
         const std::optional<sema::Expr>& init = routing->headerFields[i].init;
         int64_t v = f.type == sema::Type::Node ? static_cast<int64_t>(src) : f.lo;
         if (init) {
-          // First with every draw 0 to learn the ranges, then with this outcome's.
-          ctx.draws.clear();
-          ctx.drawRanges.clear();
           std::optional<Value> r = evaluator.callExpr(def, *init, frame, SourceRange{});
-          std::vector<int64_t> ranges = ctx.drawRanges;
-          if (r && !ranges.empty()) {
-            ctx.draws.clear();
-            for (int64_t range : ranges) {
-              ctx.draws.push_back(static_cast<int64_t>(rest % static_cast<uint64_t>(range)));
-              rest /= static_cast<uint64_t>(range);
-              outcomes = std::min<uint64_t>(outcomes * static_cast<uint64_t>(range), UINT32_MAX);
-            }
-            ctx.drawRanges.clear();
-            r = evaluator.callExpr(def, *init, frame, SourceRange{});
-          }
-          ctx.draws.clear();
-          ctx.drawRanges.clear();
           if (!r) {
             failed = true;
-            break;
+            return;
           }
           v = r->a;
           if (v < f.lo || v > f.hi) {
@@ -329,23 +314,48 @@ RouteFunctions routeFunctions(const Network& network, const sema::DefinitionTabl
                                            "its range {}..{} (packet from node {} to node {})",
                                            f.name, v, f.lo, f.hi, src, dst));
             failed = true;
-            break;
+            return;
           }
         }
         args[sema::kRoutingParams + i] = Value::integer(v);
         packed |= f.pack(v);
       }
-      s.words[1] = static_cast<int64_t>(packed);
-      if (count) *count = outcomes;
     };
-    fns.init = [initial](NodeId src, NodeId dst, uint32_t outcome, RouteState& s) {
-      initial(src, dst, outcome, s, nullptr);
-    };
-    fns.outcomes = [initial](NodeId src, NodeId dst) {
-      RouteState s{};
-      uint64_t n = 1;
-      initial(src, dst, 0, s, &n);
-      return static_cast<uint32_t>(n);
+    fns.initials = [evaluate, &evaluator, &failed](NodeId src, NodeId dst,
+                                                   std::vector<InitialState>& out) {
+      NetworkContext& ctx = evaluator.network();
+      out.clear();
+      ctx.draws.clear();
+      for (;;) {
+        ctx.drawRanges.clear();
+        InitialState one{};
+        one.state.words[0] = src;
+        uint64_t packed = 0;
+        if (!failed) evaluate(src, dst, packed);
+        one.state.words[1] = static_cast<int64_t>(packed);
+        // The draws made: the prescribed ones, then zeros.
+        const std::vector<int64_t> ranges = ctx.drawRanges;
+        ctx.draws.resize(ranges.size(), 0);
+        for (int64_t r : ranges) {
+          const uint64_t u = static_cast<uint64_t>(r);
+          one.denominator = one.denominator > UINT64_MAX / u ? UINT64_MAX : one.denominator * u;
+        }
+        out.push_back(one);
+        if (failed) break;  // one state, so that the analyses report the failure
+        if (out.size() > kMaxInitialStates) {
+          ctx.draws.clear();
+          return false;
+        }
+        // The next outcome: advance the last draw that has values left.
+        size_t j = ranges.size();
+        while (j > 0 && ctx.draws[j - 1] + 1 >= ranges[j - 1]) --j;
+        if (j == 0) break;
+        ctx.draws.resize(j);
+        ++ctx.draws[j - 1];
+      }
+      ctx.draws.clear();
+      ctx.drawRanges.clear();
+      return true;
     };
   }
   fns.candidates = [g, classes, def, header, &evaluator, &failed](
@@ -370,9 +380,17 @@ RouteFunctions routeFunctions(const Network& network, const sema::DefinitionTabl
       return CandidateStatus::kFailed;
     }
     // Tier by tier, in the order of output ports and classes (the
-    // simulator's masks), without classes of no VCs.
+    // simulator's masks), without classes of no VCs. A VC offered twice in
+    // a tier, once with a header write and once without, writes: the
+    // simulator keeps one write mask per tier and VC, the union of both.
+    struct Offer {
+      ChannelId channel;
+      uint8_t vcClass;
+      uint64_t clear, value;
+    };
+    std::vector<Offer> offers;
     for (const auto& tier : evaluator.route(*route)) {
-      const size_t first = out.size();
+      offers.clear();
       for (const RouteCandidate& c : tier) {
         const int64_t dim = c.port >> 1;
         const ChannelId ch = dim < 0 || dim > 0xFFFF
@@ -383,26 +401,32 @@ RouteFunctions routeFunctions(const Network& network, const sema::DefinitionTabl
           out.assign(1, Hop{static_cast<ChannelId>(c.port), 0});
           return CandidateStatus::kMissingPort;
         }
-        const size_t n = classes->names.size();
-        for (size_t k = 0; k < n; ++k) {
-          if (c.vcClass != RouteCandidate::kAnyClass && static_cast<size_t>(c.vcClass) != k)
-            continue;
-          if (classes->count[k] == 0) continue;
-          const Hop h{ch, static_cast<uint8_t>(k), (packed & ~c.clear) | c.value};
-          if (std::find(out.begin() + static_cast<ptrdiff_t>(first), out.end(), h) == out.end())
-            out.push_back(h);
-        }
         if (c.vcClass != RouteCandidate::kAnyClass &&
             static_cast<size_t>(c.vcClass) >= classes->names.size()) {
           failed = true;
           return CandidateStatus::kFailed;
         }
+        const size_t n = classes->names.size();
+        for (size_t k = 0; k < n; ++k) {
+          if (c.vcClass != RouteCandidate::kAnyClass && static_cast<size_t>(c.vcClass) != k)
+            continue;
+          if (classes->count[k] == 0) continue;
+          auto same = std::find_if(offers.begin(), offers.end(), [&](const Offer& o) {
+            return o.channel == ch && o.vcClass == k;
+          });
+          if (same == offers.end())
+            offers.push_back({ch, static_cast<uint8_t>(k), c.clear, c.value});
+          else {
+            same->clear |= c.clear;
+            same->value |= c.value;
+          }
+        }
       }
-      std::sort(out.begin() + static_cast<ptrdiff_t>(first), out.end(),
-                [](const Hop& a, const Hop& b) {
-                  return std::tie(a.channel, a.vcClass, a.header) <
-                         std::tie(b.channel, b.vcClass, b.header);
-                });
+      std::sort(offers.begin(), offers.end(), [](const Offer& a, const Offer& b) {
+        return std::tie(a.channel, a.vcClass) < std::tie(b.channel, b.vcClass);
+      });
+      for (const Offer& o : offers)
+        out.push_back(Hop{o.channel, o.vcClass, (packed & ~o.clear) | o.value});
     }
     return CandidateStatus::kOk;
   };

@@ -39,9 +39,12 @@ struct HeaderFieldLayout {
   int64_t lo = 0;
   int64_t hi = 1;
   uint64_t mask() const { return (bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1) << offset; }
-  uint64_t pack(int64_t v) const { return (static_cast<uint64_t>(v - lo) << offset) & mask(); }
+  // Unsigned arithmetic: v - lo of a wide range must not overflow.
+  uint64_t pack(int64_t v) const {
+    return ((static_cast<uint64_t>(v) - static_cast<uint64_t>(lo)) << offset) & mask();
+  }
   int64_t unpack(uint64_t header) const {
-    return static_cast<int64_t>((header & mask()) >> offset) + lo;
+    return static_cast<int64_t>(((header & mask()) >> offset) + static_cast<uint64_t>(lo));
   }
 };
 // At most this many priority tiers (the simulator keeps one mask per tier).

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <numeric>
 
 #include "compiler/elaborate/Metrics.h"
 
@@ -99,8 +100,11 @@ RoutingStats routingHops(const Graph& g, const RouteFunctions& fns, const Limits
   // first source estimates the calls per source.
   Bfs bfs(g);
   const Bfs::Result first = bfs.run(sourceAt(0));
-  // A header field drawn at random: every outcome is traced, equally weighted.
-  const uint64_t outcomes = initOutcomes(fns, sourceAt(0), sourceAt(0) == 0 ? 1 : 0);
+  // Header fields drawn at random: every outcome is traced, weighted by its
+  // probability.
+  std::vector<InitialState> initials;
+  const bool enumerable = initialStates(fns, sourceAt(0), sourceAt(0) == 0 ? 1 : 0, initials);
+  const uint64_t outcomes = enumerable ? initials.size() : kMaxInitialStates + 1;
   s.estimatedWork = sourceCount * (first.distanceSum + g.channels.size()) * outcomes;
   const uint64_t budget = outcomes > 1 ? limits.maxDrawSteps : limits.maxRouteSteps;
   if ((reps.empty() && n > limits.maxAllPairsNodes) || s.estimatedWork > budget) {
@@ -109,14 +113,21 @@ RoutingStats routingHops(const Graph& g, const RouteFunctions& fns, const Limits
         "network of {} nodes is too large to trace {} routes{}; estimated {} routing steps "
         "(limit {})",
         n, reps.empty() ? "all" : "the representatives'",
-        outcomes > 1 ? fmt::format(" with each of {} random draws", outcomes) : "",
+        outcomes > 1 ? fmt::format(" with each of {}{} random outcomes",
+                                   enumerable ? "" : "more than ", outcomes - !enumerable)
+                     : "",
         s.estimatedWork, budget);
     return s;
   }
 
   const uint32_t hopLimit = routeHopLimit(g, limits);
-  UInt128 hopSum = 0;
-  uint64_t traces = 0;
+  // The mean is kept exact: sum / (den * pairs), where sum adds each pair's
+  // probability-weighted hops over a common denominator den (the least
+  // common multiple of the outcomes' denominators, 1 without random draws).
+  UInt128 hopSum = 0, den = 1;
+  uint64_t pairs = 0;
+  bool exact = true;
+  double approx = 0;  // the same mean in floating point, should `den` outgrow 128 bits
   for (uint64_t i = 0; i < sourceCount && s.errors.size() < limits.maxErrors; ++i) {
     const NodeId src = sourceAt(i);
     const Bfs::Result res = i == 0 ? first : bfs.run(src);
@@ -130,16 +141,34 @@ RoutingStats routingHops(const Graph& g, const RouteFunctions& fns, const Limits
     const std::vector<uint32_t>& dist = bfs.dist();
     for (NodeId dst = 0; dst < n; ++dst) {
       if (dst == src) continue;
-      const uint32_t n = initOutcomes(fns, src, dst);
-      for (uint32_t k = 0; k < n && s.errors.size() < limits.maxErrors; ++k) {
+      if (!initialStates(fns, src, dst, initials)) {
+        s.status = AnalysisStatus::kTooLarge;
+        s.message = fmt::format("a packet from node {} to node {} may start in more than {} "
+                                "random header states; the trace enumerates them all",
+                                src, dst, kMaxInitialStates);
+        return s;
+      }
+      uint64_t pairDen = 1;
+      for (const InitialState& init : initials) {
+        // A denominator that saturated, or a common one that would not fit:
+        // the mean is then kept in floating point only.
+        if (init.denominator == UINT64_MAX ||
+            pairDen / std::gcd(pairDen, init.denominator) > UINT64_MAX / init.denominator)
+          exact = false;
+        if (exact) pairDen = std::lcm(pairDen, init.denominator);
+      }
+      UInt128 pairSum = 0;
+      double pairMean = 0;
+      for (const InitialState& init : initials) {
+        if (s.errors.size() >= limits.maxErrors) break;
         uint32_t hops = 0;
-        auto err = traceRoute(g, fns, src, dst, hopLimit, [&](Hop) { ++hops; }, k);
+        auto err = traceRoute(g, fns, src, dst, hopLimit, [&](Hop) { ++hops; }, &init.state);
         if (err) {
           s.errors.push_back(std::move(*err));
           continue;
         }
-        hopSum += hops;
-        ++traces;
+        pairSum += static_cast<UInt128>(pairDen / init.denominator) * hops;
+        pairMean += static_cast<double>(hops) / static_cast<double>(init.denominator);
         s.maxHops = std::max(s.maxHops, hops);
         if (hops != dist[dst] && s.minimal) {
           s.minimal = false;
@@ -150,6 +179,19 @@ RoutingStats routingHops(const Graph& g, const RouteFunctions& fns, const Limits
         }
       }
       if (s.errors.size() >= limits.maxErrors) break;
+      ++pairs;
+      approx += pairMean;
+      if (exact) {
+        // Bring both to the common denominator lcm(den, pairDen).
+        const uint64_t common = std::gcd(static_cast<uint64_t>(den % pairDen), pairDen);
+        const uint64_t grow = pairDen / common;
+        const UInt128 newDen = den * grow;
+        exact = newDen / grow == den && hopSum <= ~UInt128{0} / grow;
+        if (exact) {
+          hopSum = hopSum * grow + pairSum * (newDen / pairDen);
+          den = newDen;
+        }
+      }
     }
   }
   if (!s.errors.empty()) {
@@ -157,7 +199,10 @@ RoutingStats routingHops(const Graph& g, const RouteFunctions& fns, const Limits
     s.message = s.errors.front().message;
     return s;
   }
-  s.avgHops = *Ratio::make128(hopSum, traces);
+  std::optional<Ratio> mean = exact && den <= ~UInt128{0} / std::max<uint64_t>(pairs, 1)
+                                 ? Ratio::make128(hopSum, den * pairs)
+                                 : std::nullopt;
+  s.avgHops = mean ? *mean : Ratio::approximate(approx / static_cast<double>(pairs));
   return s;
 }
 

@@ -22,6 +22,16 @@ struct RouteState {
   int64_t words[16];
 };
 
+// One initial state and its probability, 1 / denominator: the product of
+// the ranges of the random draws that lead to it.
+struct InitialState {
+  RouteState state;
+  uint64_t denominator = 1;
+};
+
+// Random initial states enumerated by the analyses, at most.
+inline constexpr size_t kMaxInitialStates = 1 << 16;
+
 // A hop of a packet: the channel it takes, the VC class it is given there,
 // and its header once it has taken the hop (header fields written by the
 // routing).
@@ -40,12 +50,11 @@ enum class CandidateStatus : uint8_t {
 };
 
 struct RouteFunctions {
-  // The state of a packet from src to dst as injected; a routing whose
-  // header fields draw random values has several equally likely initial
-  // states, numbered 0 .. outcomes(src, dst) - 1. Both may be empty (one
-  // outcome, a zero state but for the source).
-  std::function<void(NodeId src, NodeId dst, uint32_t outcome, RouteState&)> init;
-  std::function<uint32_t(NodeId src, NodeId dst)> outcomes;
+  // The states a packet from src to dst may be injected in, each with its
+  // probability 1 / denominator (header fields drawn at random). Empty: one
+  // state, zero but for the source. Returns false when there are more than
+  // kMaxInitialStates (`out` then holds only the first ones).
+  std::function<bool(NodeId src, NodeId dst, std::vector<InitialState>& out)> initials;
   // Every candidate of a packet at `cur` bound for `dst` (cur != dst) that
   // arrived by `in` (in.channel == kNoChannel at its source, where in.vcClass
   // is its injection VC's class) and has waited `blockedFor` clocks: the
@@ -69,16 +78,19 @@ struct RouteFunctions {
   bool hasHeader = false;
 };
 
-// How many initial states a packet from src to dst may start in.
-inline uint32_t initOutcomes(const RouteFunctions& fns, NodeId src, NodeId dst) {
-  return fns.outcomes ? fns.outcomes(src, dst) : 1;
-}
-// The initial state `outcome` of a packet from src to dst.
-inline RouteState initState(const RouteFunctions& fns, NodeId src, NodeId dst, uint32_t outcome) {
-  RouteState state{};
-  state.words[0] = src;
-  if (fns.init) fns.init(src, dst, outcome, state);
-  return state;
+// Every initial state of a packet from src to dst (one when the routing
+// draws nothing); false when there are too many to enumerate.
+inline bool initialStates(const RouteFunctions& fns, NodeId src, NodeId dst,
+                          std::vector<InitialState>& out) {
+  out.clear();
+  if (!fns.initials) {
+    InitialState one{};
+    one.state.words[0] = src;
+    one.denominator = 1;
+    out.push_back(one);
+    return true;
+  }
+  return fns.initials(src, dst, out);
 }
 
 enum class RouteErrorKind : uint8_t {
@@ -116,15 +128,27 @@ RouteError makeRouteError(const Graph& graph, RouteErrorKind kind, NodeId src, N
                           NodeId node, uint32_t hops, ChannelId channel);
 
 // Follows the route from src to dst (src != dst) that selection First takes
-// on an idle network (the first candidate at every step) from initial state
-// `outcome`, calling onHop(Hop) for each hop. Returns the first error, or
+// on an idle network (the first candidate at every step) from `initial`
+// (by default the routing's first initial state), calling onHop(Hop) for each hop. Returns the first error, or
 // nullopt when the packet arrives. A template so that the analyses' per-hop
 // work inlines.
 template <class OnHop>
 std::optional<RouteError> traceRoute(const Graph& graph, const RouteFunctions& fns, NodeId src,
                                      NodeId dst, uint32_t hopLimit, OnHop&& onHop,
-                                     uint32_t outcome = 0) {
-  RouteState state = initState(fns, src, dst, outcome);
+                                     const RouteState* initial = nullptr) {
+  RouteState state;
+  if (initial) {
+    state = *initial;
+  } else {
+    std::vector<InitialState> states;
+    initialStates(fns, src, dst, states);
+    if (states.empty()) {
+      state = RouteState{};
+      state.words[0] = src;
+    } else {
+      state = states[0].state;
+    }
+  }
   NodeId cur = src;
   uint32_t hops = 0;
   Hop in{kNoChannel, 0};

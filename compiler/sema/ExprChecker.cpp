@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "compiler/sema/Definitions.h"
+#include "compiler/sema/FormTable.h"
 #include "compiler/sema/Units.h"
 #include "compiler/support/EditDistance.h"
 
@@ -285,6 +286,17 @@ class Checker {
             .withHint(fmt::format("write (define-selection ({}) score)", d.name));
         return;
       }
+      // (Selection Random) names the built-in: a definition of that name
+      // could never be chosen.
+      for (const EnumInfo* e : enumValues("Selection")) {
+        if (e->name != d.name) continue;
+        error(DiagKind::DuplicateDefinition, d.nameRange,
+              fmt::format("'{}' is a built-in selection; (Selection {}) would never choose this "
+                          "definition",
+                          d.name, d.name))
+            .withHint(fmt::format("name it differently, e.g. My{}", d.name));
+        return;
+      }
       // The routing's parameters, then the candidate being scored.
       d.result = Type::Int;
       d.params = {{"current", Type::Node},        {"dest", Type::Node},
@@ -346,7 +358,14 @@ class Checker {
         if (c.head() == "HeaderField") {
           headerField(d, c);
         } else if (c.head() == "Hops" && c.children.size() == 2) {
+          // A hop formula is evaluated per pair of nodes, not per packet:
+          // it sees current, dest and source only.
+          auto savedScope = scope_;
+          scope_.resize(std::min<size_t>(scope_.size(), kRoutingArrivedSlot));
+          inHops_ = true;
           Expr h = expr(c.children[1]);
+          inHops_ = false;
+          scope_ = std::move(savedScope);
           expect(h, Type::Int, c.children[1]);
           d.hops = std::move(h);
         } else if (c.head() == "VcClass" || c.head() == "InjectionVcClass") {
@@ -605,6 +624,16 @@ class Checker {
               fmt::format("header field '{}' is used before it is declared", name))
             .withHint("move its (HeaderField ...) form before this use")
             .note(declaredFields_[k].second, "declared here");
+      } else if (inHops_) {
+        error(DiagKind::UnknownName, at.range,
+              fmt::format("header field '{}' has no value in (Hops ...): the hop formula is "
+                          "evaluated per pair of nodes, not per packet",
+                          name))
+            .withHint("compute the hop count from current, dest and source");
+      } else if (inInit_ && k + 1 == fieldsSeen_) {
+        error(DiagKind::UnknownName, at.range,
+              fmt::format("header field '{}' is used in its own initial value", name))
+            .withHint("an initial value sees source, dest and the fields declared before it");
       } else if (!inRoutingBody()) {
         error(DiagKind::UnknownName, at.range,
               fmt::format("header field '{}' describes the packet; {} sees only the configuration",
@@ -683,6 +712,14 @@ class Checker {
                         "is computed at injection, before any routing",
                         h))
           .withHint("the initial value sees source, dest and (random-node)");
+      return errorExpr(n);
+    }
+    if (inHops_) {
+      error(DiagKind::TypeError, n.range,
+            fmt::format("({}) describes a packet being routed; (Hops ...) is evaluated per pair "
+                        "of nodes, not per packet",
+                        h))
+          .withHint("compute the hop count from current, dest and source");
       return errorExpr(n);
     }
     bool inBody = (routingDef_ || current_ == DefKind::Selection) && !scope_.empty() &&
@@ -1116,10 +1153,16 @@ class Checker {
     e.i = index;
     e.type = d.result;
     if (d.kind == DefKind::Constant && !d.checked) {
-      // Constants are typed by their value: check it now.
-      auto saved = std::make_tuple(scope_, nextSlot_, maxSlot_, current_);
+      // Constants are typed by their value: check it now, as at top level
+      // (a constant seen first from a routing's header field must not see
+      // that routing, its fields or its random draws).
+      auto saved = std::make_tuple(scope_, nextSlot_, maxSlot_, current_, routingDef_,
+                                   declaredFields_, fieldsSeen_, inInit_, inHops_);
+      routingDef_.reset();
+      inInit_ = inHops_ = false;
       body(index);
-      std::tie(scope_, nextSlot_, maxSlot_, current_) = saved;
+      std::tie(scope_, nextSlot_, maxSlot_, current_, routingDef_, declaredFields_, fieldsSeen_,
+               inInit_, inHops_) = saved;
       e.type = table_.defs[index].result;
     }
     if (d.kind == DefKind::Topology || d.kind == DefKind::Routing ||
@@ -1507,6 +1550,7 @@ class Checker {
   std::vector<std::pair<std::string, SourceRange>> declaredFields_;
   size_t fieldsSeen_ = 0;
   bool inInit_ = false;
+  bool inHops_ = false;  // checking a routing's (Hops e)
 };
 
 }  // namespace

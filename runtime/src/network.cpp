@@ -174,18 +174,18 @@ void Network::dropFront(int32_t r, uint32_t gv, int64_t c, PacketStore& store, C
 
 void Network::badRoute(int32_t r, int32_t dest, int32_t port) const {
   if (port == 0x7fffffff) {
-    throw std::runtime_error(fmt::format(
+    throw RoutingFailure(fmt::format(
         "routing at node {} for destination {} takes a port of a dimension the network does not "
         "have",
         r, dest));
   }
   if (port >= 0) {
-    throw std::runtime_error(
+    throw RoutingFailure(
         fmt::format("routing at node {} for destination {} takes port (port {} {}), which node {} "
                     "does not have",
                     r, dest, port >> 1, (port & 1) ? 1 : -1, r));
   }
-  throw std::runtime_error(fmt::format(
+  throw RoutingFailure(fmt::format(
       "routing at node {} for destination {} offers an output VC outside its {} connected ports "
       "x {} VCs",
       r, dest, router_[r].degree, vcs_));
@@ -195,19 +195,19 @@ void Network::badHeader(int32_t r, int32_t dest, int32_t error) const {
   const size_t f = static_cast<size_t>(error & 0xff);
   const std::string name = f < header_fields_.size() ? header_fields_[f].name : std::to_string(f);
   if ((error >> 8) == kHeaderTwoValues) {
-    throw std::runtime_error(fmt::format(
+    throw RoutingFailure(fmt::format(
         "routing at node {} for destination {} writes two values into header field '{}' in one "
         "route",
         r, dest, name));
   }
-  throw std::runtime_error(fmt::format(
+  throw RoutingFailure(fmt::format(
       "routing at node {} for destination {} sets header field '{}' outside its range {}..{}", r,
       dest, name, f < header_fields_.size() ? header_fields_[f].lo : 0,
       f < header_fields_.size() ? header_fields_[f].hi : 0));
 }
 
 void Network::noCandidate(int32_t r, int32_t dest) const {
-  throw std::runtime_error(fmt::format(
+  throw RoutingFailure(fmt::format(
       "routing at node {} offers no candidate route for destination {}", r, dest));
 }
 

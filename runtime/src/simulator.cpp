@@ -155,6 +155,8 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
   int64_t last_move = 0;
   int64_t c = 0;
   out.status = RunStatus::kOk;
+  // A routing failure stops the run at clock c; what was measured is kept.
+  try {
   for (;; ++c) {
     net.deliver(c);
     sources.createDue(c, store, stats, net);
@@ -250,6 +252,10 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
                      static_cast<long long>(stats.inFlight()));
       }
     }
+  }
+  } catch (const RoutingFailure& e) {
+    out.status = RunStatus::kRoutingError;
+    out.status_message = fmt::format("routing failure at clock {}: {}", c, e.what());
   }
   if (progress_shown) std::fprintf(stderr, "\n");
   out.cycles = c + 1;
@@ -349,6 +355,8 @@ std::string_view runStatusName(RunStatus status) {
       return "injection_queue_full";
     case RunStatus::kInterrupted:
       return "interrupted";
+    case RunStatus::kRoutingError:
+      return "routing_error";
   }
   return "?";
 }

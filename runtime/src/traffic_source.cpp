@@ -116,7 +116,12 @@ uint64_t TrafficSources::initialHeader(Source& s, const Packet& p) const {
   if (error != 0) {
     const int32_t f = error & 0xff;
     const auto& field = params_.header_fields.at(static_cast<size_t>(f));
-    throw std::runtime_error(fmt::format(
+    if ((error >> 8) == kHeaderEmptyDraw)
+      throw RoutingFailure(fmt::format(
+          "the initial value of header field '{}' for a packet from node {} to node {} draws "
+          "(random n) with n <= 0",
+          field.name, p.src, p.dst));
+    throw RoutingFailure(fmt::format(
         "the initial value of header field '{}' for a packet from node {} to node {} is outside "
         "its range {}..{}",
         field.name, p.src, p.dst, field.lo, field.hi));

@@ -130,12 +130,45 @@ TEST(Routing, InitSeesSourceAndDestination) {
   RouteFunctions f = singleChannel([&](NodeId cur, NodeId, RouteState& st) {
     return --st.words[0] >= 0 ? g.findPort(cur, 0, +1) : kNoChannel;
   });
-  f.init = [](NodeId src, NodeId dst, uint32_t, RouteState& st) {
-    st.words[0] = (dst + 6 - src) % 6;
+  f.initials = [](NodeId src, NodeId dst, std::vector<InitialState>& out) {
+    InitialState one{};
+    one.state.words[0] = (dst + 6 - src) % 6;
+    out.assign(1, one);
+    return true;
   };
   const RoutingStats s = routingHops(g, f);
   ASSERT_EQ(s.status, AnalysisStatus::kOk) << s.message;
   EXPECT_EQ(s.maxHops, 5u);
+}
+
+// Random initial states weigh by their probability, not equally: a packet
+// steps back once before going x+ with probability 1/4 (two states of 1/2
+// and 1/4 go straight). Straight: 3 hops on average over the 5 destinations;
+// stepping back from distance h: h + 2 hops, or 1 when the step back arrives
+// (h = 5): 19/5. Mean 3/4 * 3 + 1/4 * 19/5 = 16/5 (equal weights: 49/15).
+TEST(Routing, InitialStatesWeighByProbability) {
+  const Graph g = buildRing(6);
+  RouteFunctions f = singleChannel([&](NodeId cur, NodeId, RouteState& st) {
+    const bool back = st.words[1] == 1;
+    st.words[1] = 0;
+    return g.findPort(cur, 0, back ? -1 : +1);
+  });
+  f.initials = [](NodeId src, NodeId, std::vector<InitialState>& out) {
+    out.clear();
+    for (auto [back, den] : {std::pair<int64_t, uint64_t>{0, 2}, {0, 4}, {1, 4}}) {
+      InitialState one{};
+      one.state.words[0] = src;
+      one.state.words[1] = back;
+      one.denominator = den;
+      out.push_back(one);
+    }
+    return true;
+  };
+  const RoutingStats s = routingHops(g, f);
+  ASSERT_EQ(s.status, AnalysisStatus::kOk) << s.message;
+  EXPECT_EQ(s.avgHops, (Ratio{16, 5}));
+  EXPECT_EQ(s.maxHops, 6u);
+  EXPECT_FALSE(s.minimal);
 }
 
 // A trace takes the first candidate: minimal adaptive routings and the turn

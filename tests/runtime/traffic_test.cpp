@@ -167,20 +167,29 @@ TEST(Routing, CustomRoutingFunctionsRunLikeTheReference) {
   }
 }
 
-TEST(Routing, BadRoutesAreErrorsNamingNodeAndDestination) {
+// A routing failure stops the run with status routing_error, names node,
+// destination and clock, and still reports what was measured (the packet
+// whose header failed is counted in flight).
+TEST(Routing, BadRoutesStopTheRunNamingNodeAndDestination) {
   SimParams p = testing::baseParams(FlowControl::kWormhole, 4, 4, 1);
-  p.script = {{0, 0, 1, 128}};
+  p.script = {{0, 0, 1, 128}, {0, 2, 3, 128}};
   // A VC beyond the node's ports.
   p.route_fn = [](const RouteContext&) { return RouteSet{{uint64_t{1} << 40, 0, 0, 0}, -1}; };
-  EXPECT_THROW(simulate(makeRing(4), p), std::runtime_error);
+  Results r = simulate(makeRing(4), p);
+  EXPECT_EQ(r.status, RunStatus::kRoutingError);
+  EXPECT_NE(r.status_message.find("outside its"), std::string::npos) << r.status_message;
+  EXPECT_EQ(exitCodeFor(r), 3);
   // No candidate at all.
   p.route_fn = [](const RouteContext&) { return RouteSet{{0, 0, 0, 0}, -1}; };
-  try {
-    simulate(makeRing(4), p);
-    ADD_FAILURE() << "no candidate was accepted";
-  } catch (const std::runtime_error& e) {
-    EXPECT_STREQ(e.what(), "routing at node 0 offers no candidate route for destination 1");
-  }
+  r = simulate(makeRing(4), p);
+  EXPECT_EQ(r.status, RunStatus::kRoutingError);
+  EXPECT_EQ(r.status_message.substr(r.status_message.find(": ") + 2),
+            "routing at node 0 offers no candidate route for destination 1");
+  EXPECT_EQ(r.status_message.substr(0, 25), "routing failure at clock ");
+  EXPECT_EQ(r.messages.created, 2);
+  EXPECT_EQ(r.messages.created,
+            r.messages.delivered + r.messages.dropped + r.messages.refused + r.messages.in_flight);
+  EXPECT_GT(r.cycles, 0);
 }
 
 TEST(Patterns, BitPatternsNeedAPowerOfTwoNodeCount) {

@@ -21,6 +21,8 @@ enum class RunStatus : uint8_t {
   kTimeLimit,           // the time limit came before the measured messages / the drain
   kInjectionQueueFull,  // creations were refused because an injection queue was full
   kInterrupted,         // stopped by RunOptions::stop (SIGINT in generated simulators)
+  kRoutingError,        // the routing failed for a packet (RoutingFailure): no candidate, a
+                        // missing port, a header value outside its field's range
 };
 std::string_view runStatusName(RunStatus status);
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 
 #include "ndl/runtime/topology_index.h"
 
@@ -65,7 +66,15 @@ struct RouteSet {
   uint8_t writes = 0;
   HeaderWrite write[kMaxHeaderWrites];
 };
-inline constexpr int32_t kHeaderOutOfRange = 1, kHeaderTwoValues = 2;
+// What the routing of one packet did wrong at run time (no candidate, a
+// port the node lacks, a header value outside its range): the run stops
+// with status routing_error and still reports what it measured.
+class RoutingFailure : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+inline constexpr int32_t kHeaderOutOfRange = 1, kHeaderTwoValues = 2, kHeaderEmptyDraw = 3;
 
 using RouteFn = RouteSet (*)(const RouteContext&);
 
