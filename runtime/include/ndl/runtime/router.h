@@ -315,7 +315,15 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
   }
 
   // ---- stage 3: switch allocation, input stage then output stage
-  if (sa_ports != 0) {
+  if (sa_ports != 0 && (sa_ports & (sa_ports - 1)) == 0 &&
+      (sa_req[__builtin_ctz(sa_ports)] & (sa_req[__builtin_ctz(sa_ports)] - 1)) == 0) {
+    // One VC asks (the usual case below saturation): both stages grant it.
+    const int in = __builtin_ctz(sa_ports);
+    const int l = __builtin_ctzll(sa_req[in]);
+    ports_[pb + ivc_[vb + l].out_port].sa_out_ptr = roundRobinNext(in);
+    ports_[pb + in].sa_in_ptr = roundRobinNext(l);
+    moveFlit(r, vb + static_cast<uint32_t>(l), l, frame, c, store, log);
+  } else if (sa_ports != 0) {
     int chosen[kMaxPorts];
     uint32_t out_req[kMaxPorts];
     uint32_t out_ports = 0;
