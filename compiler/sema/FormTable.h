@@ -14,6 +14,7 @@ enum class ValueKind : uint8_t {
   FlowControl,       // enum
   Routing,           // enum
   DeadlockHandling,  // enum
+  QueueOverflow,     // enum
   Selection,         // enum
   Traffic,           // enum, or (HotSpot ratio (Nodes ...))
   Size,              // 32bit, 8byte, 2flit

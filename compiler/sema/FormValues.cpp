@@ -18,6 +18,7 @@ std::string_view exampleValue(ValueKind k) {
     case ValueKind::FlowControl: return "Wormhole";
     case ValueKind::Routing: return "DimensionOrder";
     case ValueKind::DeadlockHandling: return "Drop";
+    case ValueKind::QueueOverflow: return "Block";
     case ValueKind::Selection: return "MostCredits";
     case ValueKind::Traffic: return "Uniform";
     case ValueKind::Size: return "32bit";
@@ -43,6 +44,7 @@ std::string enumTypeOf(ValueKind k) {
   switch (k) {
     case ValueKind::FlowControl: return "FlowControl";
     case ValueKind::DeadlockHandling: return "DeadlockHandling";
+    case ValueKind::QueueOverflow: return "QueueOverflow";
     case ValueKind::Selection: return "Selection";
     case ValueKind::Traffic: return "Traffic";
     default: return "";
@@ -83,6 +85,7 @@ class Reader {
         return one(args, where) && enumValue(*args[0], enumTypeOf(info_.kind), out.enumValue);
       case ValueKind::FlowControl:
       case ValueKind::DeadlockHandling:
+      case ValueKind::QueueOverflow:
         return one(args, where) && enumValue(*args[0], enumTypeOf(info_.kind), out.enumValue);
       case ValueKind::Traffic: return one(args, where) && traffic(*args[0], out.traffic);
       case ValueKind::Size:

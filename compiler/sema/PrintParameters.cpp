@@ -31,6 +31,7 @@ std::string printParameters(const Parameters& p) {
   line(FormId::MessageCreationMax, fmt::format("{}", p.creationMax));
   line(FormId::MessageLength, fmt::format("{}bit to {}bit", p.messageMinBits, p.messageMaxBits));
   line(FormId::MessageMaxCount, fmt::format("{} messages", p.queueCapacity));
+  line(FormId::InjectionQueueOverflow, std::string(enumInfo(p.queueOverflow).name));
   line(FormId::TrafficPattern, std::string(enumInfo(p.traffic.pattern).name));
   line(FormId::VirtualChannels, fmt::format("{}", p.virtualChannels));
   line(FormId::InjectionVirtualChannels, fmt::format("{}", p.injectionVirtualChannels));

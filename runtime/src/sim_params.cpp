@@ -33,6 +33,10 @@ std::string_view deadlockName(DeadlockHandling dh) {
   return "?";
 }
 
+std::string_view queueOverflowName(QueueOverflow q) {
+  return q == QueueOverflow::kBlock ? "Block" : "Refuse";
+}
+
 std::string_view routingName(const SimParams& params) {
   return params.routing_name.empty() ? std::string_view("custom") : params.routing_name;
 }

@@ -52,6 +52,7 @@ std::string overridableList(const SimParams& p) {
   row("MessageCreationMax", fmt::format("{}", p.creation_max));
   row("MessageLength", fmt::format("{}bit to {}bit", p.message_min_bits, p.message_max_bits));
   row("MessageMaxCount", fmt::format("{}", p.injection_queue_capacity));
+  row("InjectionQueueOverflow", std::string(queueOverflowName(p.queue_overflow)));
   row("TrafficPattern", std::string(patternName(p.pattern)));
   row("FlowControlMethod", std::string(flowControlName(p.flow_control)));
   row("NodeBufferSize", fmt::format("{}flit", p.buffer_flits));
@@ -179,6 +180,14 @@ bool applySetting(SimParams& p, std::string_view name, std::string_view value, s
     return integer(&p.creation_max, 0);
   } else if (name == "MessageMaxCount") {
     return integer(&p.injection_queue_capacity, 1);
+  } else if (name == "InjectionQueueOverflow") {
+    if (value == "Refuse") {
+      p.queue_overflow = QueueOverflow::kRefuse;
+    } else if (value == "Block") {
+      p.queue_overflow = QueueOverflow::kBlock;
+    } else {
+      return fail("expected Refuse or Block");
+    }
   } else if (name == "MessageCreationRate") {
     if (!parseQuantity(value, &q) || (!q.unit.empty() && q.unit != "%")) {
       return fail("expected a ratio such as 1.0% or 0.01");

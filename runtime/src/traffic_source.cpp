@@ -58,9 +58,11 @@ void TrafficSources::createDue(int64_t c, PacketStore& store, Statistics& stats,
     create(node, c, store, stats, net);
     if (params_.creation_max > 0 && created_ >= params_.creation_max) {
       due_ = {};  // every source stops; the run drains
+      stopped_ = true;
       return;
     }
-    due_.push({c + nextGap(sources_[node]), node});
+    // A blocked source creates again once its queue has room (inject).
+    if (!sources_[node].blocked) due_.push({c + nextGap(sources_[node]), node});
   }
 }
 
@@ -74,6 +76,13 @@ void TrafficSources::create(int32_t node, int64_t c, PacketStore& store, Statist
       params_.message_min_bits +
       length_step_ * static_cast<int64_t>(s.rng.below(static_cast<uint64_t>(length_choices_)));
   ++created_;
+  if (params_.queue_overflow == QueueOverflow::kBlock &&
+      s.size >= params_.injection_queue_capacity) {
+    // The source holds this message (it waits at the tail of the queue, where it would enter)
+    // and creates no other until the queue has room.
+    s.blocked = true;
+    ++blocked_;
+  }
   enqueue(node, dest, bits, c, store, stats, net);
 }
 
@@ -82,7 +91,8 @@ void TrafficSources::enqueue(int32_t node, int32_t dest, int64_t bits, int64_t c
   Source& s = sources_[node];
   const int64_t packets = (bits + params_.data_bits_per_packet - 1) / params_.data_bits_per_packet;
   const int64_t flits = packets * params_.packet_flits;
-  if (s.size >= params_.injection_queue_capacity) {
+  if (s.size >= params_.injection_queue_capacity &&
+      params_.queue_overflow == QueueOverflow::kRefuse) {
     stats.onRefused(node, flits);
     return;
   }
@@ -163,6 +173,12 @@ void TrafficSources::inject(int32_t r, int64_t c, PacketStore& store, Statistics
       if (s.head == kNone) s.tail = kNone;
       --s.size;
       --queued_;
+      if (s.blocked && s.size <= params_.injection_queue_capacity) {
+        // The held message is in the queue now: the source creates again.
+        s.blocked = false;
+        --blocked_;
+        if (!stopped_) due_.push({c + nextGap(s), r});
+      }
     }
     s.packet = pid;
     s.written = 0;

@@ -228,6 +228,43 @@ TEST(Traffic, BernoulliCreationRateAndRefusals) {
   EXPECT_EQ(exitCodeFor(full), 3);
 }
 
+// InjectionQueueOverflow Block: a source whose queue is full holds the message it created
+// and creates no other until there is room, so nothing is refused, the queue never holds
+// more than its capacity plus the held message, and the wait counts in message latency.
+TEST(Traffic, BlockingSourcesWaitInsteadOfRefusing) {
+  SimParams p = testing::baseParams(FlowControl::kWormhole, 4, 4, 1);
+  p.virtual_channels = 2;
+  testing::useDateline(p);
+  p.time_limit_clocks = 20000;
+  p.creation_rate = 0.5;
+  p.injection_queue_capacity = 2;
+  p.queue_overflow = QueueOverflow::kBlock;
+  const Results r = simulate(makeTorus({4, 4}), p);
+  EXPECT_EQ(r.status, RunStatus::kOk) << r.status_message;
+  EXPECT_EQ(r.messages.refused, 0);
+  EXPECT_EQ(r.messages.created,
+            r.messages.delivered + r.messages.dropped + r.messages.in_flight);
+  EXPECT_LE(r.messages.queued, 16 * (p.injection_queue_capacity + 1));
+  // Each node hands at most one 4-flit message to its injection channel per 4 clocks.
+  for (const NodeRow& n : r.per_node) EXPECT_LE(n.sent, 20000 / 4 + p.injection_queue_capacity + 2);
+  // Every message waits behind at least one other 4-flit message at its source.
+  EXPECT_GE(r.message_latency.mean - r.network_latency.mean, 4.0);
+
+  // Refuse, the default, counts the messages a full queue turns away.
+  p.queue_overflow = QueueOverflow::kRefuse;
+  EXPECT_GT(simulate(makeTorus({4, 4}), p).messages.refused, 0);
+
+  // When no queue fills, Block changes nothing.
+  p.creation_rate = 0.02;
+  p.injection_queue_capacity = 100;
+  const Results refuse = simulate(makeTorus({4, 4}), p);
+  p.queue_overflow = QueueOverflow::kBlock;
+  const Results block = simulate(makeTorus({4, 4}), p);
+  EXPECT_EQ(block.messages.created, refuse.messages.created);
+  EXPECT_EQ(block.messages.delivered, refuse.messages.delivered);
+  EXPECT_DOUBLE_EQ(block.message_latency.mean, refuse.message_latency.mean);
+}
+
 TEST(Traffic, PeriodicCreationEveryInterval) {
   SimParams p = testing::baseParams(FlowControl::kWormhole, 4, 4, 1);
   p.creation_process = CreationProcess::kPeriodic;

@@ -14,6 +14,7 @@
       X(InjectionVirtualChannels) X(RouterDelayClocks) X(LinkDelayClocks) X(CreditDelayClocks)  \
           X(CreationProcess) /* ndl::rt::CreationProcess */                                     \
       X(CreationMax) X(MessageMinBits) X(MessageMaxBits) X(QueueCapacity)                       \
+          X(QueueOverflow) /* ndl::rt::QueueOverflow */                                         \
           X(Pattern) /* ndl::rt::TrafficPattern */                                              \
       X(Deadlock)    /* ndl::rt::DeadlockHandling */                                            \
       X(DeadlockTimeoutClocks) X(Seed) X(WarmupMessages) X(MeasuredMessages) X(TimeLimitClocks) \

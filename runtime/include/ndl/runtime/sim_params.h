@@ -19,6 +19,11 @@ enum class FlowControl : uint8_t { kStoreAndForward, kVirtualCutThrough, kWormho
 // message every creation_interval_clocks with a random phase per source.
 enum class CreationProcess : uint8_t { kBernoulli, kPeriodic };
 
+// A message created while its source's injection queue is full: kRefuse counts it as refused;
+// kBlock holds it at the source, which creates no other message until the queue has room
+// (sources that always generate, as in seed 000's simulator).
+enum class QueueOverflow : uint8_t { kRefuse, kBlock };
+
 // A message created at a given clock regardless of the synthetic process: for tests, probes
 // and (later) trace-driven workloads.
 struct ScriptedMessage {
@@ -52,6 +57,7 @@ struct SimParams {
   int64_t message_min_bits = 64;
   int64_t message_max_bits = 256;
   int64_t injection_queue_capacity = 10000;  // MessageMaxCount, messages per node
+  QueueOverflow queue_overflow = QueueOverflow::kRefuse;  // InjectionQueueOverflow
   TrafficPattern pattern = TrafficPattern::kUniform;
   PatternParams pattern_params;
   DestFn dest_fn = nullptr;             // kCustom (generated code); otherwise the reference pattern
@@ -99,6 +105,7 @@ struct SimParams {
 
 std::string_view flowControlName(FlowControl fc);
 std::string_view deadlockName(DeadlockHandling dh);
+std::string_view queueOverflowName(QueueOverflow q);
 std::string_view routingName(const SimParams& params);
 std::string_view selectionName(Selection s);
 

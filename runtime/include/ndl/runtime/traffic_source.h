@@ -27,7 +27,9 @@ class TrafficSources {
 
   bool pending(int32_t r) const { return sources_[r].head != kNone || sources_[r].packet != kNone; }
   // No source will ever create another message.
-  bool exhausted() const { return due_.empty() && script_next_ >= params_.script.size(); }
+  bool exhausted() const {
+    return due_.empty() && blocked_ == 0 && script_next_ >= params_.script.size();
+  }
   int64_t queuedMessages() const { return queued_; }
   uint64_t* patternState(int32_t node) {
     return &pattern_state_[pattern_state_.size() == 1 ? 0 : node];
@@ -44,6 +46,7 @@ class TrafficSources {
     uint8_t vc = 0;
     uint8_t next_vc = 0;
     uint64_t packets_made = 0;  // numbers the draws of header fields
+    bool blocked = false;       // InjectionQueueOverflow Block: holds a message, creates none
   };
   uint64_t initialHeader(Source& s, const Packet& p) const;
   struct Due {
@@ -67,6 +70,8 @@ class TrafficSources {
   int64_t periodic_gap_;
   int64_t created_ = 0;
   int64_t queued_ = 0;
+  int32_t blocked_ = 0;    // sources blocked on a full queue
+  bool stopped_ = false;   // MessageCreationMax reached: no source creates again
   size_t script_next_ = 0;
   std::vector<Source> sources_;
   // Per-source state of the destination function; only patterns with state (AllToAll and
