@@ -161,6 +161,7 @@ nlohmann::json toJson(const Results& r) {
       {"throughput",
        {{"offered_flits_per_node_cycle", r.offered_flits_per_node_cycle},
         {"accepted_flits_per_node_cycle", r.accepted_flits_per_node_cycle},
+        {"bandwidth_bytes_per_s", r.bandwidth_bytes_per_s},
         {"window_start_cycle", r.window_start_cycle},
         {"window_end_cycle", r.window_end_cycle},
         {"measured_messages", r.measured_messages}}},

@@ -63,8 +63,10 @@ std::string formatReport(const Results& r) {
   s += latencyLine("network (message)", r.network_latency, r.cycle_ns);
   s += latencyLine("message", r.message_latency, r.cycle_ns);
   s += latencyLine("network (packet)", r.packet_latency, r.cycle_ns);
-  s += fmt::format("throughput: offered {:.4f}, accepted {:.4f} flits/node/clock\n",
-                   r.offered_flits_per_node_cycle, r.accepted_flits_per_node_cycle);
+  s += fmt::format("throughput: offered {:.4f}, accepted {:.4f} flits/node/clock; bandwidth {:.4g} "
+                   "MB/s of messages\n",
+                   r.offered_flits_per_node_cycle, r.accepted_flits_per_node_cycle,
+                   r.bandwidth_bytes_per_s / 1e6);
   s += fmt::format("hops: mean {:.3f}\n", r.hops_mean);
   s += fmt::format("collisions: total {}, per packet {:.3f}, per message {:.3f}\n",
                    r.collisions_total, r.collisions_per_packet, r.collisions_per_message);

@@ -70,6 +70,8 @@ void Statistics::onMessageResolved(const Message& m, int64_t c) {
     window_start_ = c;
     at_open_ = total_;
   }
+  // After the window opens, so that the message opening it is in the window as it is counted.
+  total_.delivered_bits += m.length_bits;
   if (!measuring()) return;
   ++measured_count_;
   const int64_t net = c - m.first_entry;
@@ -136,6 +138,12 @@ void Statistics::finish(int64_t cycles, int64_t flits_in_network,
       end_cycle > start_cycle ? (end.created_flits - start.created_flits) / node_cycles : 0.0;
   out.accepted_flits_per_node_cycle =
       end_cycle > start_cycle ? (end.delivered_flits - start.delivered_flits) / node_cycles : 0.0;
+  // Seed 000's bandwidth: message bytes delivered per second across the whole network.
+  out.bandwidth_bytes_per_s =
+      end_cycle > start_cycle && out.cycle_ns > 0
+          ? static_cast<double>(end.delivered_bits - start.delivered_bits) / 8.0 /
+                (static_cast<double>(end_cycle - start_cycle) * out.cycle_ns * 1e-9)
+          : 0.0;
 
   out.network_latency = network_.summary();
   out.message_latency = message_.summary();

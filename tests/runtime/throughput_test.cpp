@@ -92,6 +92,26 @@ TEST(Throughput, AcceptedEqualsOfferedBelowSaturation) {
   }
 }
 
+// Bandwidth (seed 000): message bytes of the measured messages per second of their window.
+// With one 16-byte packet per message and no header flits it is also the accepted flits
+// (4 bytes each) of all nodes per second, up to what the two windows count differently.
+TEST(Throughput, BandwidthIsMessageBytesPerSecondOfTheWindow) {
+  const NetworkDesc desc = makeTorus({4, 4});
+  SimParams p = baseParams(FlowControl::kWormhole, 4, 8, 1);
+  p.virtual_channels = 2;
+  testing::useDateline(p);
+  p.network_frequency_hz = 100e6;
+  setLoad(p, 0.3);
+  p.warmup_messages = 1000;
+  p.measured_messages = 20000;
+  const Results r = simulate(desc, p);
+  ASSERT_EQ(r.status, RunStatus::kOk) << r.status_message;
+  const double seconds = (r.window_end_cycle - r.window_start_cycle) * 10e-9;
+  EXPECT_NEAR(r.bandwidth_bytes_per_s, 20000 * 16 / seconds, 1e-6 * r.bandwidth_bytes_per_s);
+  EXPECT_NEAR(r.bandwidth_bytes_per_s, r.accepted_flits_per_node_cycle * 16 * 4 / 10e-9,
+              0.02 * r.bandwidth_bytes_per_s);
+}
+
 TEST(Throughput, AcceptedNeverExceedsChannelLoadBound) {
   // Uniform traffic on a k-ary n-cube crosses k*n/4 links on average (k even), spread over
   // 2n outgoing channels per node, each carrying one flit per clock: accepted <= 8/k.

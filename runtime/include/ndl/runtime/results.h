@@ -125,6 +125,7 @@ struct Results {
 
   double offered_flits_per_node_cycle = 0;
   double accepted_flits_per_node_cycle = 0;
+  double bandwidth_bytes_per_s = 0;  // message bytes delivered per second, whole network
   double hops_mean = 0;  // per delivered packet, measured window
   std::vector<DistanceRow> by_distance;
   std::vector<PairRow> pairs;

@@ -47,6 +47,7 @@ class Statistics {
   struct Counters {
     int64_t created_flits = 0;
     int64_t delivered_flits = 0;
+    int64_t delivered_bits = 0;  // message lengths of the messages delivered
   };
   void sample(int64_t end_cycle, int64_t flits_in_network);
   bool measuring() const { return window_open_ && !window_closed_; }
