@@ -107,6 +107,7 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
   i[NDL_P_PacketFlits] = p.packetFlits;
   i[NDL_P_HeaderFlits] = (p.headerBits + p.channelWidthBits - 1) / p.channelWidthBits;
   i[NDL_P_DataBitsPerPacket] = p.dataBits;
+  i[NDL_P_PacketPerMessage] = p.packetPerMessage;
   i[NDL_P_BufferFlits] = p.bufferFlits;
   i[NDL_P_VirtualChannels] = p.virtualChannels;
   i[NDL_P_InjectionVirtualChannels] = p.injectionVirtualChannels;

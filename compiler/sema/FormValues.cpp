@@ -89,6 +89,12 @@ class Reader {
         return one(args, where) && enumValue(*args[0], enumTypeOf(info_.kind), out.enumValue);
       case ValueKind::Traffic: return one(args, where) && traffic(*args[0], out.traffic);
       case ValueKind::Size:
+        // (NetworkPacketSize Message): every message is one packet of its own length.
+        if (name_ == "NetworkPacketSize" && args.size() == 1 && args[0]->isSymbol() &&
+            args[0]->text == "Message") {
+          out.text = "Message";
+          return true;
+        }
         return one(args, where) && single(*args[0]) && size(*args[0], out.quantity);
       case ValueKind::SizeRange: return one(args, where) && sizeRange(*args[0], out);
       case ValueKind::Frequency:

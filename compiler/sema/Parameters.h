@@ -53,7 +53,8 @@ struct Parameters {
   // Sizes.
   int64_t channelWidthBits = 0;  // one flit = one phit
   int64_t packetBits = 0;
-  int64_t packetFlits = 0;  // rounded up to whole flits
+  int64_t packetFlits = 0;  // rounded up to whole flits; the longest packet
+  bool packetPerMessage = false;  // (NetworkPacketSize Message): a packet per message, as long
   int64_t dataBits = 0;     // payload per packet
   int64_t headerBits = 0;   // packetBits - dataBits
   int64_t bufferFlits = 0;  // per input virtual channel

@@ -17,7 +17,11 @@ std::string printParameters(const Parameters& p) {
   line(FormId::NetworkChannelWidth, fmt::format("{}bit (1 flit)", p.channelWidthBits));
   line(FormId::NetworkFrequency, fmt::format("{}Hz", p.networkHz.str()));
   line(FormId::RouterFrequency, fmt::format("{}Hz", p.routerHz.str()));
-  line(FormId::NetworkPacketSize, fmt::format("{}bit = {} flits", p.packetBits, p.packetFlits));
+  line(FormId::NetworkPacketSize,
+       p.packetPerMessage
+           ? fmt::format("Message (one packet per message, up to {}bit = {} flits)", p.packetBits,
+                         p.packetFlits)
+           : fmt::format("{}bit = {} flits", p.packetBits, p.packetFlits));
   line(FormId::NetworkDataSize, fmt::format("{}bit (header {}bit)", p.dataBits, p.headerBits));
   line(FormId::NodeBufferSize, fmt::format("{} flits per virtual channel", p.bufferFlits));
   line(FormId::NodeHardwareDelay, fmt::format("{} router clocks", p.routerDelayClocks));

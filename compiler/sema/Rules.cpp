@@ -140,6 +140,10 @@ class Resolver {
     }
     p_.channelWidthBits = wq.value.num();
     if (!ok(FormId::NetworkPacketSize)) return;
+    if (v_[FormId::NetworkPacketSize].text == "Message") {
+      messagePackets();
+      return;
+    }
     p_.packetBits = *bits(v_[FormId::NetworkPacketSize].quantity);
     p_.packetFlits = flits(FormId::NetworkPacketSize, p_.packetBits, true);
 
@@ -160,8 +164,50 @@ class Resolver {
       }
     }
     p_.headerBits = p_.packetBits - p_.dataBits;
+    bufferSize();
+    messageLength();
+    if (!given(FormId::MessageLength)) p_.messageMinBits = p_.messageMaxBits = p_.dataBits;
+  }
 
-    p_.bufferFlits = p_.packetFlits;  // default: one packet
+  // (NetworkPacketSize Message): a message travels as one packet, a worm of
+  // its own length rounded up to whole flits; its first flit is the head
+  // (the routing information travels in it: no header is added). Buffers
+  // and the packet limits are checked against the longest message.
+  void messagePackets() {
+    p_.packetPerMessage = true;
+    if (given(FormId::NetworkDataSize)) {
+      error(DiagKind::ConflictingForms, FormId::NetworkDataSize,
+            "NetworkDataSize has no meaning when every message is one packet")
+          .withHint("remove it: (NetworkPacketSize Message) makes each packet as long as its "
+                    "message")
+          .note(valueRange(FormId::NetworkPacketSize), "one packet per message here");
+      return;
+    }
+    if (!given(FormId::MessageLength)) {
+      missing("(NetworkPacketSize Message) needs MessageLength: the packets are as long as "
+              "the messages",
+              "add (MessageLength 128byte)");
+      return;
+    }
+    messageLength();
+    if (failed_) return;
+    p_.packetBits = p_.messageMaxBits;
+    p_.packetFlits = flits(FormId::MessageLength, p_.packetBits, true);
+    p_.dataBits = p_.packetBits;
+    p_.headerBits = 0;
+    constexpr int64_t kMaxPacketFlits = 65535;
+    if (p_.packetFlits > kMaxPacketFlits) {
+      error(DiagKind::OutOfRange, FormId::MessageLength,
+            fmt::format("a message of {}bit is {} flits; one packet holds at most {}",
+                        p_.messageMaxBits, p_.packetFlits, kMaxPacketFlits))
+          .withHint("shorten the messages or split them into packets with a NetworkPacketSize");
+      return;
+    }
+    bufferSize();
+  }
+
+  void bufferSize() {
+    p_.bufferFlits = p_.packetFlits;  // default: one (the longest) packet
     if (given(FormId::NodeBufferSize)) {
       if (!ok(FormId::NodeBufferSize)) return;
       int64_t bufferBits = *bits(v_[FormId::NodeBufferSize].quantity);
@@ -172,10 +218,11 @@ class Resolver {
         std::string_view fc = enumInfo(p_.flowControl).name;
         error(DiagKind::BufferTooSmall, FormId::NodeBufferSize,
               wholePacket
-                  ? fmt::format("NodeBufferSize {} holds {} flit{}, but {} needs a whole packet "
+                  ? fmt::format("NodeBufferSize {} holds {} flit{}, but {} needs a whole {} "
                                 "({} flits = {}bit) in each buffer",
                                 node(FormId::NodeBufferSize).children[1].text, p_.bufferFlits,
-                                p_.bufferFlits == 1 ? "" : "s", fc, p_.packetFlits,
+                                p_.bufferFlits == 1 ? "" : "s", fc,
+                                p_.packetPerMessage ? "message" : "packet", p_.packetFlits,
                                 p_.packetFlits * p_.channelWidthBits)
                   : fmt::format("NodeBufferSize {} holds no whole flit of {}bit",
                                 node(FormId::NodeBufferSize).children[1].text,
@@ -185,19 +232,18 @@ class Resolver {
                                   : fmt::format("make it at least {}bit", p_.channelWidthBits));
       }
     }
+  }
 
-    if (ok(FormId::MessageLength)) {
-      const FormValue& m = v_[FormId::MessageLength];
-      p_.messageMinBits = *bits(m.quantity);
-      p_.messageMaxBits = m.high ? *bits(*m.high) : p_.messageMinBits;
-      if (p_.messageMaxBits < p_.messageMinBits) {
-        error(DiagKind::EmptyRange, FormId::MessageLength,
-              fmt::format("MessageLength range is empty: {}bit to {}bit", p_.messageMinBits,
-                          p_.messageMaxBits))
-            .withHint("write the low end first");
-      }
-    } else if (!given(FormId::MessageLength)) {
-      p_.messageMinBits = p_.messageMaxBits = p_.dataBits;
+  void messageLength() {
+    if (!ok(FormId::MessageLength)) return;
+    const FormValue& m = v_[FormId::MessageLength];
+    p_.messageMinBits = *bits(m.quantity);
+    p_.messageMaxBits = m.high ? *bits(*m.high) : p_.messageMinBits;
+    if (p_.messageMaxBits < p_.messageMinBits) {
+      error(DiagKind::EmptyRange, FormId::MessageLength,
+            fmt::format("MessageLength range is empty: {}bit to {}bit", p_.messageMinBits,
+                        p_.messageMaxBits))
+          .withHint("write the low end first");
     }
   }
 

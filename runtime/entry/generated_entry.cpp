@@ -71,6 +71,7 @@ ndl::rt::SimParams makeParams() {
   p.packet_flits = static_cast<int32_t>(i[NDL_P_PacketFlits]);
   p.header_flits = static_cast<int32_t>(i[NDL_P_HeaderFlits]);
   p.data_bits_per_packet = i[NDL_P_DataBitsPerPacket];
+  p.packet_per_message = i[NDL_P_PacketPerMessage] != 0;
   p.buffer_flits = static_cast<int32_t>(i[NDL_P_BufferFlits]);
   p.virtual_channels = static_cast<int32_t>(i[NDL_P_VirtualChannels]);
   p.injection_virtual_channels = static_cast<int32_t>(i[NDL_P_InjectionVirtualChannels]);

@@ -26,6 +26,7 @@ nlohmann::json toJson(const SimParams& p) {
       {"FlowControlMethod", std::string(flowControlName(p.flow_control))},
       {"NetworkChannelWidth_bits", p.channel_width_bits},
       {"NetworkPacketSize_flits", p.packet_flits},
+      {"PacketPerMessage", p.packet_per_message},
       {"header_flits", p.header_flits},
       {"NetworkDataSize_bits", p.data_bits_per_packet},
       {"NodeBufferSize_flits", p.buffer_flits},

@@ -3,6 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <climits>
+
 #include "ndl/runtime/flow_control.h"
 
 namespace ndl::rt {
@@ -57,9 +60,22 @@ std::string_view selectionName(Selection s) {
   return "?";
 }
 
+void syncMessagePackets(SimParams& p) {
+  if (!p.packet_per_message || p.channel_width_bits < 1) return;
+  const int64_t flits = messagePacketFlits(p, p.message_max_bits);
+  p.packet_flits = static_cast<int32_t>(std::min<int64_t>(flits, INT32_MAX));
+  p.header_flits = 0;
+  p.data_bits_per_packet = p.message_max_bits;
+}
+
 std::string validate(const SimParams& p, int32_t nodes) {
   if (p.channel_width_bits < 1) return "channel width must be at least 1 bit";
-  if (p.packet_flits < 1 || p.packet_flits > 65535) return "packet must be 1..65535 flits";
+  if (p.packet_flits < 1 || p.packet_flits > 65535) {
+    return p.packet_per_message ? fmt::format("a message of {} bits is {} flits; one packet "
+                                              "holds at most 65535",
+                                              p.message_max_bits, p.packet_flits)
+                                : "packet must be 1..65535 flits";
+  }
   if (p.header_flits < 0 || p.header_flits > p.packet_flits) {
     return "header flits must be between 0 and the packet size";
   }

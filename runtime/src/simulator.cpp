@@ -263,6 +263,7 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
 
 Simulator::Simulator(NetworkDesc desc, SimParams params) {
   if (std::string err = validate(desc); !err.empty()) throw std::invalid_argument(err);
+  syncMessagePackets(params);
   const int64_t nodes = static_cast<int64_t>(desc.nodes.size());
   if (params.pattern == TrafficPattern::kTranspose && (nodes & (nodes - 1)) != 0 &&
       !(desc.dims.size() == 2 && desc.dims[0] == desc.dims[1])) {

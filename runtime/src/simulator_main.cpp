@@ -296,6 +296,7 @@ int simulatorMain(int argc, char** argv, const NetworkDesc& desc, SimParams para
     }
   }
   if (seed >= 0) params.seed = static_cast<uint64_t>(seed);
+  syncMessagePackets(params);  // packets as long as the messages follow a new MessageLength
   if (std::string err = validate(params, static_cast<int32_t>(desc.nodes.size())); !err.empty()) {
     std::fprintf(stderr, "error: %s\n", err.c_str());
     return 2;

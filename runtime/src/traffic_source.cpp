@@ -89,8 +89,12 @@ void TrafficSources::create(int32_t node, int64_t c, PacketStore& store, Statist
 void TrafficSources::enqueue(int32_t node, int32_t dest, int64_t bits, int64_t c,
                              PacketStore& store, Statistics& stats, Network& net) {
   Source& s = sources_[node];
-  const int64_t packets = (bits + params_.data_bits_per_packet - 1) / params_.data_bits_per_packet;
-  const int64_t flits = packets * params_.packet_flits;
+  const int64_t packets =
+      params_.packet_per_message
+          ? 1
+          : (bits + params_.data_bits_per_packet - 1) / params_.data_bits_per_packet;
+  const int64_t flits = params_.packet_per_message ? messagePacketFlits(params_, bits)
+                                                   : packets * params_.packet_flits;
   if (s.size >= params_.injection_queue_capacity &&
       params_.queue_overflow == QueueOverflow::kRefuse) {
     stats.onRefused(node, flits);
@@ -166,7 +170,9 @@ void TrafficSources::inject(int32_t r, int64_t c, PacketStore& store, Statistics
     p.message = mid;
     p.src = m.src;
     p.dst = m.dst;
-    p.len = static_cast<uint16_t>(params_.packet_flits);
+    p.len = static_cast<uint16_t>(params_.packet_per_message
+                                      ? messagePacketFlits(params_, m.length_bits)
+                                      : params_.packet_flits);
     if (params_.header_init) p.header = initialHeader(s, p);
     if (++m.injected == m.packets) {
       s.head = m.next;

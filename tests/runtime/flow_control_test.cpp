@@ -137,6 +137,38 @@ TEST(ZeroLoadTest, MultiPacketMessagePaysSerialisationOfAllPackets) {
   EXPECT_EQ(r.packet_latency.max, cutThroughLatency(4, 1, 1, 4));
 }
 
+// (NetworkPacketSize Message): each message is one worm of its own length, so a message of
+// P flits has the zero-load latency of one P-flit packet, whatever its length, and the
+// buffer check follows the longest message.
+TEST(ZeroLoadTest, PacketPerMessageIsOneWormOfTheMessageLength) {
+  const NetworkDesc torus = makeTorus({4, 4});
+  for (FlowControl fc : {FlowControl::kWormhole, FlowControl::kVirtualCutThrough,
+                         FlowControl::kStoreAndForward}) {
+    SimParams p = baseParams(fc, 4, 40, 1);
+    p.packet_per_message = true;
+    p.message_min_bits = 32;
+    p.message_max_bits = 40 * 32;
+    // 10 flits, 37 flits (1,170 bits rounds up) and 1 flit, node 0 to node 10 (4 hops).
+    p.script = {{0, 0, 10, 320}, {2000, 0, 10, 1170}, {4000, 0, 10, 32}};
+    const Results r = simulate(torus, p);
+    SCOPED_TRACE(flowControlName(fc));
+    ASSERT_EQ(r.messages.delivered, 3);
+    EXPECT_EQ(r.packets.delivered, 3);
+    auto expected = [&](int64_t flits) {
+      return fc == FlowControl::kStoreAndForward ? storeAndForwardLatency(4, 1, 1, flits)
+                                                 : cutThroughLatency(4, 1, 1, flits);
+    };
+    EXPECT_EQ(r.packet_latency.max, expected(37));
+    EXPECT_EQ(r.packet_latency.p50, expected(10));
+    EXPECT_EQ(r.per_node[10].delivered_flits, 10 + 37 + 1);
+    // The longest message must fit a cut-through buffer.
+    if (fc != FlowControl::kWormhole) {
+      p.buffer_flits = 36;
+      EXPECT_THROW(simulate(torus, p), std::invalid_argument);
+    }
+  }
+}
+
 TEST(ZeroLoadTest, SourceQueueingCountsInMessageLatencyOnly) {
   // Two messages from the same source at clock 0: the second waits P clocks for the
   // injection channel. Its network latency is the zero-load one, its message latency P more.

@@ -10,7 +10,8 @@
 #define NDL_ABI_I64_PARAMS(X)                                                                   \
   X(FlowControl) /* ndl::rt::FlowControl */                                                     \
   X(ChannelWidthBits)                                                                           \
-  X(PacketFlits) X(HeaderFlits) X(DataBitsPerPacket) X(BufferFlits) X(VirtualChannels)          \
+  X(PacketFlits) X(HeaderFlits) X(DataBitsPerPacket) X(PacketPerMessage) X(BufferFlits)         \
+      X(VirtualChannels)                                                                        \
       X(InjectionVirtualChannels) X(RouterDelayClocks) X(LinkDelayClocks) X(CreditDelayClocks)  \
           X(CreationProcess) /* ndl::rt::CreationProcess */                                     \
       X(CreationMax) X(MessageMinBits) X(MessageMaxBits) X(QueueCapacity)                       \

@@ -40,6 +40,10 @@ struct SimParams {
   int32_t packet_flits = 8;            // whole packet, header included
   int32_t header_flits = 2;            // PacketSize - DataSize, in flits
   int64_t data_bits_per_packet = 192;  // NetworkDataSize
+  // (NetworkPacketSize Message): every message is one packet of ceil(bits / channel width)
+  // flits, its first flit the head; packet_flits and data_bits_per_packet then describe the
+  // longest message (syncMessagePackets keeps them so).
+  bool packet_per_message = false;
   int32_t buffer_flits = 8;            // per input VC (NodeBufferSize)
   int32_t virtual_channels = 1;        // per network input port
   int32_t injection_virtual_channels = 1;
@@ -106,6 +110,13 @@ struct SimParams {
 std::string_view flowControlName(FlowControl fc);
 std::string_view deadlockName(DeadlockHandling dh);
 std::string_view queueOverflowName(QueueOverflow q);
+// Flits of the packet of a message of `bits` under packet_per_message.
+inline int64_t messagePacketFlits(const SimParams& p, int64_t bits) {
+  return (bits + p.channel_width_bits - 1) / p.channel_width_bits;
+}
+// Under packet_per_message, sets packet_flits and data_bits_per_packet from the longest
+// message (after MessageLength changed); otherwise does nothing.
+void syncMessagePackets(SimParams& p);
 std::string_view routingName(const SimParams& params);
 std::string_view selectionName(Selection s);
 
