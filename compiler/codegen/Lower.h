@@ -32,6 +32,7 @@ struct NetworkConstants {
   int64_t vcs = 1;
   int64_t injectionVcs = 1;
   bool avoiding = false;
+  int64_t recoveryTimeout = 32;  // (recovery-timeout), router clocks
   int64_t classes = 1;
   // The routing's header fields: bits [offset, offset + bits) of the packet
   // header hold value - lo.

@@ -580,6 +580,7 @@ class Lowerer {
       case Op::Vcs: return constant(net_.vcs);
       case Op::InjectionVcs: return constant(net_.injectionVcs);
       case Op::Avoiding: return constant(net_.avoiding);
+      case Op::RecoveryTimeout: return constant(net_.recoveryTimeout);
       case Op::RouteNone: return llvm::Constant::getNullValue(route_);
       case Op::RouteTo: return routeTo(e);
       case Op::RouteUnion: {

@@ -103,6 +103,7 @@ std::unique_ptr<llvm::Module> buildSimulatorModule(llvm::LLVMContext& context,
     constants.injectionVcs = program.params.injectionVirtualChannels;
     constants.avoiding =
         program.params.deadlockHandling == sema::EnumId::DeadlockHandling_Avoid;
+    constants.recoveryTimeout = program.params.recoveryTimeoutClocks;
     constants.classes = static_cast<int64_t>(network.networkClasses.names.size());
     for (const elab::HeaderFieldLayout& f : network.header)
       constants.header.push_back({f.offset, f.bits, f.lo, f.hi});
@@ -150,6 +151,7 @@ std::unique_ptr<llvm::Module> buildSimulatorModule(llvm::LLVMContext& context,
       constants.injectionVcs = program.params.injectionVirtualChannels;
       constants.avoiding =
           program.params.deadlockHandling == sema::EnumId::DeadlockHandling_Avoid;
+      constants.recoveryTimeout = program.params.recoveryTimeoutClocks;
       constants.classes = static_cast<int64_t>(network.networkClasses.names.size());
       llvm::Function* f =
           lowerDefinition(*m, program.defs, *network.selectionDef, constants, diags);

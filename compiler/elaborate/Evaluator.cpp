@@ -385,6 +385,7 @@ Value Evaluator::eval(const Expr& e, Value* frame) {
     case Op::Vcs: return Value::integer(network_.vcs);
     case Op::InjectionVcs: return Value::integer(network_.injectionVcs);
     case Op::Avoiding: return Value::integer(network_.avoiding);
+    case Op::RecoveryTimeout: return Value::integer(network_.recoveryTimeout);
     case Op::RouteNone: return makeRoute({}, e);
     case Op::RouteTo: {
       Value port = eval(e.kids[0], frame);

@@ -63,6 +63,7 @@ struct NetworkContext {
   int64_t vcs = 1;
   int64_t injectionVcs = 1;
   bool avoiding = false;
+  int64_t recoveryTimeout = 32;  // (recovery-timeout), router clocks
   int64_t networkClasses = 64;  // known once the routing's classes are laid out
   std::vector<HeaderFieldLayout> header;  // the routing's header fields
   // Draws of (random-node) / (random n) while a header field's initial value

@@ -9,7 +9,9 @@ namespace {
 
 // Names kept from INSIGHT's vocabulary for the stdlib's definitions.
 std::string_view canonicalRouting(std::string_view name) {
-  return name == "XFirstYNext" ? "DimensionOrder" : name;
+  if (name == "XFirstYNext") return "DimensionOrder";
+  if (name == "StarChannel") return "MinimalAdaptive";  // *-channel (seed 000) is Duato's scheme
+  return name;
 }
 
 std::string joined(const std::vector<std::string_view>& names) {
@@ -57,6 +59,7 @@ bool bindRouting(Parameters& p, DefinitionTable& defs, DiagnosticEngine& diags) 
   }
   std::vector<std::string_view> names = defs.namesOf(DefKind::Routing);
   names.push_back("XFirstYNext");
+  names.push_back("StarChannel");
   std::string best = closestMatch(p.routingName, names);
   SourceRange at = p.where[static_cast<size_t>(FormId::RoutingAlgorithm)];
   diags.report(DiagKind::UnknownEnum, at, fmt::format("unknown routing '{}'", p.routingName))

@@ -51,7 +51,7 @@ enum class Op : uint8_t {
   StmtRequire /* text: the message */, StmtAttribute /* text: the name */,
   Linked,  // (linked a b): is there already a link from a to b?
   // the configuration (VirtualChannels, InjectionVirtualChannels, Avoid)
-  Vcs, InjectionVcs, Avoiding,
+  Vcs, InjectionVcs, Avoiding, RecoveryTimeout,
   // candidate routes (docs/routing.md)
   RouteTo,      // (via port class): kids {port, class}; (via port): kids {port}, every VC
   RouteUnion,   // (union r...): tier by tier

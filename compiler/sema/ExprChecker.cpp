@@ -82,7 +82,8 @@ const std::unordered_map<std::string_view, Builtin>& builtins() {
       {"lowest-set-bit", {Op::LowestSetBit, 1}}, {"wraps", {Op::Wraps, 1}},
       {"has-dim", {Op::HasDim, 1}},    {"has-port", {Op::HasPort, 3}},
       {"vcs", {Op::Vcs, 0}},           {"injection-vcs", {Op::InjectionVcs, 0}},
-      {"avoiding", {Op::Avoiding, 0}}, {"via", {Op::RouteTo, -1}},
+      {"avoiding", {Op::Avoiding, 0}}, {"recovery-timeout", {Op::RecoveryTimeout, 0}},
+      {"via", {Op::RouteTo, -1}},
       {"union", {Op::RouteUnion, -1}}, {"prefer", {Op::RoutePrefer, -1}},
       {"no-route", {Op::RouteNone, 0}}, {"random-node", {Op::RandomNode, 0}},
       {"random", {Op::RandomBelow, 1}},
@@ -1487,7 +1488,7 @@ class Checker {
         ok = need(0, Type::Node) && need(1, Type::Node);
         e.type = Type::Bool;
         break;
-      case Op::Vcs: case Op::InjectionVcs:
+      case Op::Vcs: case Op::InjectionVcs: case Op::RecoveryTimeout:
         e.type = Type::Int;
         break;
       case Op::Avoiding:

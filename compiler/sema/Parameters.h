@@ -68,6 +68,7 @@ struct Parameters {
   int64_t linkDelayClocks = 1;    // network clocks
   int64_t creditDelayClocks = 1;  // network clocks
   int64_t deadlockTimeoutClocks = 0;  // router clocks
+  int64_t recoveryTimeoutClocks = 32;  // router clocks: (recovery-timeout)
   int64_t sampleIntervalClocks = 0;   // network clocks
   std::optional<int64_t> simulationTimeClocks;
 

@@ -44,6 +44,7 @@ std::string printParameters(const Parameters& p) {
                           : !p.selectionName.empty() ? p.selectionName
                                                      : std::string("the routing's own, else First"));
   line(FormId::DeadlockTimeout, fmt::format("{} router clocks", p.deadlockTimeoutClocks));
+  line(FormId::RecoveryTimeout, fmt::format("{} router clocks", p.recoveryTimeoutClocks));
   line(FormId::SimulationInterval, fmt::format("{} clocks", p.sampleIntervalClocks));
   line(FormId::SimulationTime, p.simulationTimeClocks
                                    ? fmt::format("{} clocks", *p.simulationTimeClocks)

@@ -299,6 +299,7 @@ class Resolver {
     p_.creditDelayClocks =
         convert(FormId::CreditDelay, p_.networkHz, "network clock", p_.linkDelayClocks);
     p_.deadlockTimeoutClocks = convert(FormId::DeadlockTimeout, p_.routerHz, routerClock, 1000);
+    p_.recoveryTimeoutClocks = convert(FormId::RecoveryTimeout, p_.routerHz, routerClock, 32);
     p_.sampleIntervalClocks = convert(FormId::SimulationInterval, p_.networkHz, "network clock", 1000);
     if (ok(FormId::SimulationTime))
       p_.simulationTimeClocks = convert(FormId::SimulationTime, p_.networkHz, "network clock", 0);

@@ -31,7 +31,7 @@ bool isStructural(std::string_view name) {
                                  "NetworkChannelWidth", "NetworkPacketSize",
                                  "NetworkDataSize",     "NetworkFrequency",
                                  "RouterFrequency",     "VirtualChannels",
-                                 "InjectionVirtualChannels", "DeadlockHandling",
+                                 "InjectionVirtualChannels", "DeadlockHandling", "RecoveryTimeout",
                                  "Selection"};
   for (const char* n : kNames)
     if (name == n) return true;

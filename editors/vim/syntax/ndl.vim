@@ -43,20 +43,21 @@ let s:forms = ['Topology', 'FlowControlMethod', 'NetworkChannelWidth',
       \ 'CommunicationPatternFile', 'ProcessorPerformanceExpandRate',
       \ 'DataOutputFile', 'ScreenOutputFile', 'RoutingAlgorithm',
       \ 'VirtualChannels', 'InjectionVirtualChannels', 'Selection',
-      \ 'DeadlockHandling', 'DeadlockTimeout', 'TrafficPattern',
-      \ 'RouterFrequency', 'LinkDelay', 'CreditDelay', 'Seed',
-      \ 'WarmupMessages', 'MeasuredMessages', 'SimulationTime', 'ReportPairs',
-      \ 'Sweep', 'import', 'Nodes', 'Link', 'UnidirectionalLink']
+      \ 'DeadlockHandling', 'RecoveryTimeout', 'DeadlockTimeout',
+      \ 'TrafficPattern', 'RouterFrequency', 'LinkDelay', 'CreditDelay',
+      \ 'Seed', 'WarmupMessages', 'MeasuredMessages', 'SimulationTime',
+      \ 'ReportPairs', 'Sweep', 'import', 'Nodes', 'Link',
+      \ 'UnidirectionalLink']
 " END GENERATED forms
 " BEGIN GENERATED enums (editors/sync_names.py --write)
 let s:enums = ['StoreAndForward', 'Wormhole', 'VirtualCutThrough',
       \ 'DimensionOrder', 'XFirstYNext', 'Ecube', 'VectorRouting',
       \ 'MinimalAdaptive', 'WestFirst', 'NorthLast', 'NegativeFirst',
-      \ 'OddEven', 'Refuse', 'Block', 'Drop', 'Avoid', 'Detect',
-      \ 'DropAfterTimeout', 'First', 'Random', 'MostCredits', 'StraightFirst',
-      \ 'Uniform', 'BitReversal', 'BitComplement', 'Transpose', 'Shuffle',
-      \ 'Tornado', 'Neighbor', 'HotSpot', 'AllToAll', 'Ring', 'Mesh', 'Torus',
-      \ 'Hypercube', 'RDT']
+      \ 'OddEven', 'StarChannel', 'RecoverX', 'Refuse', 'Block', 'Drop',
+      \ 'Avoid', 'Detect', 'DropAfterTimeout', 'First', 'Random',
+      \ 'MostCredits', 'StraightFirst', 'Uniform', 'BitReversal',
+      \ 'BitComplement', 'Transpose', 'Shuffle', 'Tornado', 'Neighbor',
+      \ 'HotSpot', 'AllToAll', 'Ring', 'Mesh', 'Torus', 'Hypercube', 'RDT']
 " END GENERATED enums
 " BEGIN GENERATED keywords (editors/sync_names.py --write)
 let s:keywords = ['let', 'if', 'cond', 'for', 'mod']
