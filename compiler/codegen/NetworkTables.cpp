@@ -135,6 +135,9 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
   // 4: a selection written in NDL (ndl_user_select), ndl::rt::Selection::kUser.
   i[NDL_P_Selection] = network.selectionDef ? 4 : selection(network.selection);
   i[NDL_P_NumClasses] = static_cast<int64_t>(network.networkClasses.names.size());
+  i[NDL_P_RecoveryField] = network.recoveryField;
+  for (size_t k = 0; k < network.networkClasses.names.size(); ++k)
+    t.str[NDL_P_ClassNames] += (k ? "," : "") + network.networkClasses.names[k];
   t.vcClass = classOfVc(network.networkClasses);
   t.injVcClass = classOfVc(network.injectionClasses);
   for (size_t k = 0; k < network.networkClasses.names.size(); ++k) {

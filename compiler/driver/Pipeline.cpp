@@ -103,7 +103,13 @@ void checkDeadlock(FrontEndResult& result, DiagnosticEngine& diags) {
                              "cyclic channel dependency {}",
                              params.topology.text, params.virtualChannels,
                              params.virtualChannels == 1 ? "" : "s", routing.name, d.cycleText))
-        .withHint(params.deadlockHandling == sema::EnumId::DeadlockHandling_Avoid
+        .withHint(!routing.recoveryField.empty()
+                      ? fmt::format("{} recovers from deadlocks: a packet blocked for {} router "
+                                    "clocks may set {} and leave the cycle (docs/routing.md); {} "
+                                    "if one is not broken",
+                                    routing.name, params.recoveryTimeoutClocks,
+                                    routing.recoveryField, handling)
+                  : params.deadlockHandling == sema::EnumId::DeadlockHandling_Avoid
                       ? handling
                       : fmt::format("{}; under (DeadlockHandling Avoid) {} uses its deadlock-free "
                                     "VC classes if it declares them (docs/routing.md says what "

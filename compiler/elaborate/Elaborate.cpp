@@ -200,6 +200,8 @@ bool configureRouting(const sema::CheckedProgram& program, Network& net, Evaluat
   for (const auto& [name, range] : routing.escapeClasses)
     for (size_t k = 0; k < net.networkClasses.names.size(); ++k)
       if (net.networkClasses.names[k] == name) net.escapeClasses[k] = true;
+  for (size_t f = 0; f < net.header.size(); ++f)
+    if (net.header[f].name == routing.recoveryField) net.recoveryField = static_cast<int64_t>(f);
   return true;
 }
 

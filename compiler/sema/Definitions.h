@@ -92,6 +92,10 @@ struct Definition {
   // (EscapeClasses name...): the network classes of a deadlock-free escape
   // sub-function, for the static check by Duato's condition.
   std::vector<std::pair<std::string, SourceRange>> escapeClasses;
+  // (RecoveryField name): a Bool header field set while a packet recovers
+  // from a deadlock; the simulator counts its setting per router.
+  std::string recoveryField;
+  SourceRange recoveryFieldRange;
   // Its header fields: parameter kRoutingParams + i is field i.
   std::vector<HeaderFieldDecl> headerFields;
   bool checked = false;    // the body has been type-checked

@@ -376,18 +376,21 @@ class Checker {
             Expr r = topologyStatement(c, Op::StmtRequire);
             if (r.type != Type::Error) d.checks.push_back(std::move(r));
           });
+        } else if (c.head() == "RecoveryField") {
+          recoveryField(d, c);
         } else if (c.head() == "EscapeClasses") {
+          auto& out = d.escapeClasses;
           for (size_t k = 1; k < c.children.size(); ++k) {
             const Node& name = c.children[k];
             std::optional<Expr> cls = name.isSymbol() ? className(name) : std::nullopt;
             if (!cls || cls->text != "network-class") {
               error(DiagKind::UnknownName, name.range,
-                    fmt::format("EscapeClasses names network VC classes; '{}' is not one",
+                    fmt::format("{} names network VC classes; '{}' is not one", c.head(),
                                 ast::quote(name)))
                   .withHint("declare it first with (VcClass name count)");
               continue;
             }
-            d.escapeClasses.emplace_back(name.text, name.range);
+            out.emplace_back(name.text, name.range);
           }
         } else if (c.head() == "DefaultSelection") {
           if (c.children.size() != 2 || !c.children[1].isSymbol()) {
@@ -559,6 +562,46 @@ class Checker {
     bind(f.name, f.type);
     d.params.push_back({f.name, f.type});
     d.headerFields.push_back(std::move(f));
+  }
+
+  // (RecoveryField name): a Bool header field that is true while the packet
+  // recovers from a deadlock; the simulator counts, router by router, the
+  // grants that set it (recoveries) and those made while it is set.
+  void recoveryField(Definition& d, const Node& c) {
+    if (c.children.size() != 2 || !c.children[1].isSymbol()) {
+      error(DiagKind::BadDefinition, c.range, "RecoveryField is written (RecoveryField name)")
+          .withHint("name a Bool header field, e.g. (RecoveryField escaped)");
+      return;
+    }
+    const Node& name = c.children[1];
+    if (!d.recoveryField.empty()) {
+      error(DiagKind::DuplicateDefinition, c.range,
+            fmt::format("routing '{}' names its recovery field twice", d.name))
+          .note(d.recoveryFieldRange, "first named here")
+          .withHint("one Bool header field marks a packet in recovery");
+      return;
+    }
+    for (const HeaderFieldDecl& f : d.headerFields) {
+      if (f.name != name.text) continue;
+      if (f.type != Type::Bool) {
+        error(DiagKind::TypeError, name.range,
+              fmt::format("RecoveryField names a Bool header field; '{}' is {}", name.text,
+                          typeName(f.type)))
+            .note(f.range, "declared here")
+            .withHint("the field is true while the packet recovers: declare it Bool");
+        return;
+      }
+      d.recoveryField = name.text;
+      d.recoveryFieldRange = c.range;
+      return;
+    }
+    std::vector<std::string_view> names;
+    for (const HeaderFieldDecl& f : d.headerFields) names.push_back(f.name);
+    std::string best = closestMatch(name.text, names);
+    error(DiagKind::UnknownName, name.range,
+          fmt::format("'{}' is not a header field declared before this RecoveryField", name.text))
+        .withHint(best.empty() ? "declare it first with (HeaderField name Bool)"
+                               : fmt::format("did you mean '{}'?", best));
   }
 
   // (set field value route): route's candidates; the one the packet takes

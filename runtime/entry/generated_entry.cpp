@@ -109,6 +109,16 @@ ndl::rt::SimParams makeParams() {
   }
   for (int64_t k = 0; k < i[NDL_P_VirtualChannels]; ++k)
     p.vc_class.push_back(static_cast<uint8_t>(ndl_vc_class[k]));
+  for (const char* s = ndl_params_str[NDL_P_ClassNames]; *s != '\0';) {
+    const char* e = s;
+    while (*e != '\0' && *e != ',') ++e;
+    p.class_names.emplace_back(s, e);
+    s = *e == ',' ? e + 1 : e;
+  }
+  if (const int64_t f = i[NDL_P_RecoveryField]; f >= 0 && f < i[NDL_P_HeaderFieldCount]) {
+    p.recovery_field = uint64_t{1} << ndl_header_fields[4 * f];  // a Bool: one bit
+    p.recovery_field_name = p.header_fields[static_cast<size_t>(f)].name;
+  }
   for (int64_t k = 0; k < i[NDL_P_InjectionVirtualChannels]; ++k)
     p.injection_vc_class.push_back(static_cast<uint8_t>(ndl_inj_vc_class[k]));
   p.deadlock = static_cast<DeadlockHandling>(i[NDL_P_Deadlock]);

@@ -96,7 +96,10 @@ nlohmann::json toJson(const Results& r) {
                      {"collisions", x.collisions},
                      {"dropped_packets", x.dropped_packets},
                      {"injected_flits", x.injected_flits},
-                     {"delivered_flits", x.delivered_flits}});
+                     {"delivered_flits", x.delivered_flits},
+                     {"class_grants", x.class_grants},
+                     {"recoveries", x.recoveries},
+                     {"recovery_hops", x.recovery_hops}});
     per_node_collisions.push_back(x.collisions);
   }
   json series = json::array();
@@ -175,6 +178,11 @@ nlohmann::json toJson(const Results& r) {
         {"per_message_mean", r.collisions_per_message},
         {"per_node", per_node_collisions}}},
       {"nodes", nodes},
+      {"vc_classes", {{"names", r.class_names}, {"grants", r.class_grants}}},
+      {"recovery",
+       {{"field", r.recovery_field},
+        {"recoveries", r.recoveries},
+        {"recovery_hops", r.recovery_hops}}},
       {"series", {{"interval_cycles", r.sampling_interval_clocks}, {"rows", series}}},
       {"steady_state",
        {{"detected", ss.detected},

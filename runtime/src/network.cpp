@@ -116,6 +116,13 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   }
   out_vc_.assign(ovcs, static_cast<uint16_t>(buffer_flits_));
   collisions_.assign(routers_, 0);
+  classes_ = 1;
+  for (int32_t k = 0; k < vcs_ && k < 64; ++k) classes_ = std::max<int32_t>(classes_, out_class_[k] + 1);
+  classes_ = std::max<int32_t>(classes_, static_cast<int32_t>(params.class_names.size()));
+  recovery_field_ = params.recovery_field;
+  class_grants_.assign(static_cast<size_t>(routers_) * classes_, 0);
+  recoveries_.assign(routers_, 0);
+  recovery_hops_.assign(routers_, 0);
   is_active_.assign(routers_, 0);
   active_.reserve(routers_);
   wheel_ = EventWheel(horizon);

@@ -68,6 +68,15 @@ std::string formatReport(const Results& r) {
                    r.offered_flits_per_node_cycle, r.accepted_flits_per_node_cycle,
                    r.bandwidth_bytes_per_s / 1e6);
   s += fmt::format("hops: mean {:.3f}\n", r.hops_mean);
+  if (r.class_names.size() > 1 || !r.recovery_field.empty()) {
+    s += "vc classes (packets granted, whole run):";
+    for (size_t k = 0; k < r.class_names.size() && k < r.class_grants.size(); ++k)
+      s += fmt::format(" {} {}", r.class_names[k], r.class_grants[k]);
+    if (!r.recovery_field.empty())
+      s += fmt::format("; recoveries {} ({} set), {} hops in recovery", r.recoveries,
+                       r.recovery_field, r.recovery_hops);
+    s += "\n";
+  }
   s += fmt::format("collisions: total {}, per packet {:.3f}, per message {:.3f}\n",
                    r.collisions_total, r.collisions_per_packet, r.collisions_per_message);
   if (r.steady_state.batches > 0) {

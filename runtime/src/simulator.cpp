@@ -327,6 +327,26 @@ Results Simulator::run(const RunOptions& options) {
   out.flit_hops = s.flit_hops;
   s.stats.finish(out.cycles, s.net.flitsInNetwork(), s.net.collisions(), s.sources.queuedMessages(),
                  static_cast<int64_t>(s.store.messages.live()), out);
+  {
+    const int32_t k = s.net.classes();
+    for (int32_t c = 0; c < k; ++c) {
+      out.class_names.push_back(c < static_cast<int32_t>(s.params.class_names.size())
+                                    ? s.params.class_names[c]
+                                    : fmt::format("class{}", c));
+    }
+    out.recovery_field = s.params.recovery_field_name;
+    out.class_grants.assign(k, 0);
+    for (size_t n = 0; n < out.per_node.size(); ++n) {
+      NodeRow& row = out.per_node[n];
+      row.class_grants.assign(s.net.classGrants().begin() + static_cast<ptrdiff_t>(n * k),
+                              s.net.classGrants().begin() + static_cast<ptrdiff_t>((n + 1) * k));
+      row.recoveries = s.net.recoveries()[n];
+      row.recovery_hops = s.net.recoveryHops()[n];
+      for (int32_t c = 0; c < k; ++c) out.class_grants[c] += row.class_grants[c];
+      out.recoveries += row.recoveries;
+      out.recovery_hops += row.recovery_hops;
+    }
+  }
   if (out.status == RunStatus::kOk && out.messages.refused > 0) {
     out.status = RunStatus::kInjectionQueueFull;
     out.status_message = fmt::format(

@@ -20,7 +20,7 @@
       X(Deadlock)    /* ndl::rt::DeadlockHandling */                                            \
       X(DeadlockTimeoutClocks) X(Seed) X(WarmupMessages) X(MeasuredMessages) X(TimeLimitClocks) \
           X(SamplingIntervalClocks)                                                             \
-              X(Selection) /* ndl::rt::Selection */ X(NumClasses) X(HeaderFieldCount)           \
+              X(Selection) /* ndl::rt::Selection */ X(NumClasses) X(RecoveryField) X(HeaderFieldCount)           \
       X(NumNodes) X(NumPorts) X(NumDims) X(NumPortDims) X(Wrap) X(Diameter) X(HotSpotCount)     \
           X(ReportPairCount)
 
@@ -30,10 +30,10 @@
   X(RouterFrequencyHz) X(CreationRate) X(CreationIntervalClocks) X(AvgDistance) X(HotSpotShare)
 
 // Strings: ndl_params_str[NDL_P_<Name>]. DimNames: the port dimensions' names, comma-separated;
-// HeaderFieldNames: the routing's header fields', likewise.
+// HeaderFieldNames: the routing's header fields', likewise; ClassNames: its network VC classes'.
 #define NDL_ABI_STR_PARAMS(X)                                                              \
   X(TopologyName) X(TopologyKind) X(RoutingName) X(DataOutputFile) X(ScreenOutputFile) \
-      X(DimNames) X(HeaderFieldNames)
+      X(DimNames) X(HeaderFieldNames) X(ClassNames)
 
 #define NDL_ABI_ENUM(Name) NDL_P_##Name,
 enum NdlI64Param { NDL_ABI_I64_PARAMS(NDL_ABI_ENUM) NDL_P_I64_COUNT };

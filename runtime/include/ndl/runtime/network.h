@@ -132,6 +132,13 @@ class Network {
   // "n3:x+ vc0": the channel into the VC's router that feeds input VC gv.
   std::string vcName(uint32_t gv) const;
   const std::vector<int64_t>& collisions() const { return collisions_; }
+  // Packets granted an output VC of each network class, router by router (classes() per
+  // router); grants that set the routing's RecoveryField (recoveries) and grants to packets
+  // that have it set (recovery hops).
+  int32_t classes() const { return classes_; }
+  const std::vector<int64_t>& classGrants() const { return class_grants_; }
+  const std::vector<int64_t>& recoveries() const { return recoveries_; }
+  const std::vector<int64_t>& recoveryHops() const { return recovery_hops_; }
   // Bytes held by the network state, for the memory figure of the benchmark.
   size_t stateBytes() const;
 
@@ -215,6 +222,11 @@ class Network {
   };
   std::vector<Router> router_;
   std::vector<int64_t> collisions_;
+  int32_t classes_ = 1;
+  uint64_t recovery_field_ = 0;
+  std::vector<int64_t> class_grants_;  // router * classes_ + class
+  std::vector<int64_t> recoveries_;
+  std::vector<int64_t> recovery_hops_;
   std::vector<uint8_t> is_active_;
   std::vector<int32_t> active_;
 

@@ -78,6 +78,9 @@ struct NodeRow {
   uint32_t received = 0;  // messages delivered to this node
   uint32_t refused = 0;
   uint32_t dropped_packets = 0;  // dropped at this node's router
+  std::vector<int64_t> class_grants;  // packets granted an output VC of each network class
+  int64_t recoveries = 0;     // grants that set the routing's RecoveryField
+  int64_t recovery_hops = 0;  // grants to packets with it set (recovery VC use)
 };
 
 // A deadlock the run found: a cycle of blocked virtual channels, each waiting for the next.
@@ -139,6 +142,13 @@ struct Results {
   double collisions_per_message = 0;
 
   std::vector<NodeRow> per_node;
+  // The routing's network VC classes and (RecoveryField name), if any; totals of the
+  // per-node class grants, recoveries and recovery hops (whole run).
+  std::vector<std::string> class_names;
+  std::string recovery_field;
+  std::vector<int64_t> class_grants;
+  int64_t recoveries = 0;
+  int64_t recovery_hops = 0;
   std::vector<SeriesRow> series;
   int64_t sampling_interval_clocks = 0;
   SteadyState steady_state;

@@ -292,8 +292,17 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
           out_vc_[base + k] |= kOwned;
           v.out_vc = static_cast<uint8_t>(k);
           v.state = VcState::kActive;
+          ++class_grants_[static_cast<size_t>(r) * classes_ + out_class_[k]];
           // Header fields the routing wrote take effect with the grant.
-          if (has_header_) store.packets[frontPacket(vb + static_cast<uint32_t>(l))].header = va_header[l];
+          if (has_header_) {
+            uint64_t& header = store.packets[frontPacket(vb + static_cast<uint32_t>(l))].header;
+            if (va_header[l] & recovery_field_) {
+              // A recovery when this grant sets the field; a recovery hop either way.
+              recoveries_[r] += (header & recovery_field_) == 0;
+              ++recovery_hops_[r];
+            }
+            header = va_header[l];
+          }
           if (!granted) {
             ports_[pb + o].va_ptr = roundRobinNext(l);
             granted = true;

@@ -84,6 +84,9 @@ struct SimParams {
   // The VC class of each network VC (virtual_channels entries) and of each injection VC;
   // empty: every VC in class 0.
   std::vector<uint8_t> vc_class;
+  std::vector<std::string> class_names;  // of the network classes, for the results
+  uint64_t recovery_field = 0;  // header bit of the routing's (RecoveryField name), or 0
+  std::string recovery_field_name;
   std::vector<uint8_t> injection_vc_class;
   DeadlockHandling deadlock = DeadlockHandling::kDetect;
   // A header blocked this long is suspected: the simulator looks for a wait-for cycle through
