@@ -182,8 +182,8 @@ def main():
             for node in data["nodes"]:
                 f.write(f"{node['node'] % 8}\t{node['node'] // 8}\t{node['recoveries']}\n")
         run_gnuplot(base, "\n".join([
-            "set title 'Recover-x, 8x8 hot-spot, 128-byte messages at saturation: recoveries per "
-            "router (hot column x = 4)'",
+            "set title 'Recover-x, 8x8 hot-spot (hot column x = 4), 128 B at saturation: "
+            "recoveries'",
             "set xlabel 'x'", "set ylabel 'y'", "set size ratio -1",
             "set xrange [-0.5:7.5]", "set yrange [-0.5:7.5]", "set palette defined "
             "(0 'white', 1 '#fdd49e', 2 '#fc8d59', 3 '#b30000')",

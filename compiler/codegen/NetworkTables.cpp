@@ -121,6 +121,7 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
   i[NDL_P_MessageMinBits] = p.messageMinBits;
   i[NDL_P_MessageMaxBits] = p.messageMaxBits;
   i[NDL_P_QueueCapacity] = p.queueCapacity;
+  i[NDL_P_AtomicVcAllocation] = network.atomicVcAllocation ? 1 : 0;
   i[NDL_P_QueueOverflow] = p.queueOverflow == EnumId::QueueOverflow_Block ? 1 : 0;
   i[NDL_P_Pattern] = pattern(p.traffic.pattern);
   i[NDL_P_Deadlock] = deadlockHandling(p.deadlockHandling);

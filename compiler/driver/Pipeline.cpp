@@ -74,6 +74,18 @@ void checkDeadlock(FrontEndResult& result, DiagnosticEngine& diags) {
     return;
   }
   const elab::DeadlockResult& d = *result.deadlock;
+  if (d.status == elab::AnalysisStatus::kOk && d.deadlockFree && d.byDuato &&
+      !net.atomicVcAllocation && params.flowControl == sema::EnumId::FlowControl_Wormhole) {
+    SourceRange at = params.where[static_cast<size_t>(sema::FormId::VcAllocation)];
+    diags.report(DiagKind::DeadlockPossible, at.valid() ? at : site,
+                 fmt::format("routing {} is deadlock-free by Duato's condition only with atomic "
+                             "VC allocation: under Wormhole with (VcAllocation NonAtomic) a packet "
+                             "given an escape VC behind another packet's tail waits for that "
+                             "packet, which may wait for adaptive VCs for ever",
+                             routing.name))
+        .withHint("(VcAllocation Atomic) gives a VC only when its buffer is empty");
+    return;
+  }
   if (d.status == elab::AnalysisStatus::kOk && !d.deadlockFree) {
     std::string handling;
     switch (params.deadlockHandling) {

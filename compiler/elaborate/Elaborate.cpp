@@ -177,6 +177,9 @@ bool configureRouting(const sema::CheckedProgram& program, Network& net, Evaluat
       return false;
     }
   }
+  net.atomicVcAllocation = p.vcAllocation.value_or(routing.defaultVcAllocation.value_or(
+                               sema::EnumId::VcAllocation_NonAtomic)) ==
+                           sema::EnumId::VcAllocation_Atomic;
   std::vector<Value> args(sema::kRoutingParams);
   for (const sema::Expr& r : routing.checks) {
     std::optional<Value> ok = evaluator.callExpr(def, r.kids[0], args, site);

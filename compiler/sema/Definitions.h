@@ -10,6 +10,7 @@
 
 #include "compiler/ast/Ast.h"
 #include "compiler/sema/Expr.h"
+#include "compiler/sema/FormTable.h"
 #include "compiler/support/Diagnostics.h"
 
 namespace ndl::sema {
@@ -89,6 +90,9 @@ struct Definition {
   std::vector<Expr> checks;
   std::string defaultSelection;
   SourceRange defaultSelectionRange;
+  // (DefaultVcAllocation Atomic|NonAtomic): what the routing needs, unless (VcAllocation ...)
+  // says otherwise.
+  std::optional<EnumId> defaultVcAllocation;
   // (EscapeClasses name...): the network classes of a deadlock-free escape
   // sub-function, for the static check by Duato's condition.
   std::vector<std::pair<std::string, SourceRange>> escapeClasses;

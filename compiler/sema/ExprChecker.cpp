@@ -392,6 +392,18 @@ class Checker {
             }
             out.emplace_back(name.text, name.range);
           }
+        } else if (c.head() == "DefaultVcAllocation") {
+          std::optional<EnumId> e;
+          if (c.children.size() == 2 && c.children[1].isSymbol())
+            e = findEnum("VcAllocation", c.children[1].text);
+          if (!e) {
+            error(DiagKind::BadDefinition, c.range,
+                  "DefaultVcAllocation is written (DefaultVcAllocation Atomic) or "
+                  "(DefaultVcAllocation NonAtomic)")
+                .withHint("Atomic gives an output VC to a packet only when its buffer is empty");
+          } else {
+            d.defaultVcAllocation = e;
+          }
         } else if (c.head() == "DefaultSelection") {
           if (c.children.size() != 2 || !c.children[1].isSymbol()) {
             error(DiagKind::BadDefinition, c.range,

@@ -15,6 +15,7 @@ enum class ValueKind : uint8_t {
   Routing,           // enum
   DeadlockHandling,  // enum
   QueueOverflow,     // enum
+  VcAllocation,      // enum
   Selection,         // enum
   Traffic,           // enum, or (HotSpot ratio (Nodes ...))
   Size,              // 32bit, 8byte, 2flit

@@ -19,6 +19,7 @@ std::string_view exampleValue(ValueKind k) {
     case ValueKind::Routing: return "DimensionOrder";
     case ValueKind::DeadlockHandling: return "Drop";
     case ValueKind::QueueOverflow: return "Block";
+    case ValueKind::VcAllocation: return "Atomic";
     case ValueKind::Selection: return "MostCredits";
     case ValueKind::Traffic: return "Uniform";
     case ValueKind::Size: return "32bit";
@@ -45,6 +46,7 @@ std::string enumTypeOf(ValueKind k) {
     case ValueKind::FlowControl: return "FlowControl";
     case ValueKind::DeadlockHandling: return "DeadlockHandling";
     case ValueKind::QueueOverflow: return "QueueOverflow";
+    case ValueKind::VcAllocation: return "VcAllocation";
     case ValueKind::Selection: return "Selection";
     case ValueKind::Traffic: return "Traffic";
     default: return "";
@@ -86,6 +88,7 @@ class Reader {
       case ValueKind::FlowControl:
       case ValueKind::DeadlockHandling:
       case ValueKind::QueueOverflow:
+      case ValueKind::VcAllocation:
         return one(args, where) && enumValue(*args[0], enumTypeOf(info_.kind), out.enumValue);
       case ValueKind::Traffic: return one(args, where) && traffic(*args[0], out.traffic);
       case ValueKind::Size:

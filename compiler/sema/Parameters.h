@@ -86,6 +86,7 @@ struct Parameters {
   int64_t injectionVirtualChannels = 1;
   EnumId deadlockHandling = EnumId::DeadlockHandling_Drop;
   EnumId queueOverflow = EnumId::QueueOverflow_Refuse;  // InjectionQueueOverflow
+  std::optional<EnumId> vcAllocation;  // (VcAllocation ...); else the routing's default
   std::optional<EnumId> selection;  // (Selection ...); else the routing's DefaultSelection
   std::string selectionName;             // (Selection Name) of a (define-selection ...)
   std::optional<uint32_t> selectionDef;  // its definition, once bound

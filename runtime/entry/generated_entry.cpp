@@ -88,6 +88,7 @@ ndl::rt::SimParams makeParams() {
   p.message_max_bits = i[NDL_P_MessageMaxBits];
   p.injection_queue_capacity = i[NDL_P_QueueCapacity];
   p.queue_overflow = static_cast<QueueOverflow>(i[NDL_P_QueueOverflow]);
+  p.atomic_vc_allocation = i[NDL_P_AtomicVcAllocation] != 0;
   p.pattern = static_cast<TrafficPattern>(i[NDL_P_Pattern]);
   p.pattern_params.hotspot_ratio = f[NDL_P_HotSpotShare];
   for (int64_t k = 0; k < i[NDL_P_HotSpotCount]; ++k)

@@ -61,7 +61,7 @@ bool Network::waitsFor(int32_t r, uint32_t gv, uint32_t now, RouteFn route,
   }
   const int32_t outs = info.degree * vcs_;
   if (outs < 64) candidates &= (uint64_t{1} << outs) - 1;
-  const uint16_t need = static_cast<uint16_t>(creditsToAllocate(flow_, v.len));
+  const uint16_t need = static_cast<uint16_t>(allocationCredits(v.len));
   const size_t before = targets.size();
   for (uint64_t m = candidates; m != 0; m &= m - 1) {
     const int b = __builtin_ctzll(m);

@@ -46,6 +46,7 @@ nlohmann::json toJson(const SimParams& p) {
       {"MessageLength_bits", {p.message_min_bits, p.message_max_bits}},
       {"MessageMaxCount", p.injection_queue_capacity},
       {"InjectionQueueOverflow", std::string(queueOverflowName(p.queue_overflow))},
+      {"VcAllocation", p.atomic_vc_allocation ? "Atomic" : "NonAtomic"},
       {"TrafficPattern", p.pattern == TrafficPattern::kCustom && !p.pattern_name.empty()
                              ? p.pattern_name
                              : std::string(patternName(p.pattern))},

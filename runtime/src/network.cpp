@@ -116,6 +116,7 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   }
   out_vc_.assign(ovcs, static_cast<uint16_t>(buffer_flits_));
   collisions_.assign(routers_, 0);
+  atomic_credits_ = params.atomic_vc_allocation ? buffer_flits_ : 0;
   classes_ = 1;
   for (int32_t k = 0; k < vcs_ && k < 64; ++k) classes_ = std::max<int32_t>(classes_, out_class_[k] + 1);
   classes_ = std::max<int32_t>(classes_, static_cast<int32_t>(params.class_names.size()));

@@ -53,6 +53,7 @@ std::string overridableList(const SimParams& p) {
   row("MessageLength", fmt::format("{}bit to {}bit", p.message_min_bits, p.message_max_bits));
   row("MessageMaxCount", fmt::format("{}", p.injection_queue_capacity));
   row("InjectionQueueOverflow", std::string(queueOverflowName(p.queue_overflow)));
+  row("VcAllocation", p.atomic_vc_allocation ? "Atomic" : "NonAtomic");
   row("TrafficPattern", std::string(patternName(p.pattern)));
   row("FlowControlMethod", std::string(flowControlName(p.flow_control)));
   row("NodeBufferSize", fmt::format("{}flit", p.buffer_flits));
@@ -180,6 +181,12 @@ bool applySetting(SimParams& p, std::string_view name, std::string_view value, s
     return integer(&p.creation_max, 0);
   } else if (name == "MessageMaxCount") {
     return integer(&p.injection_queue_capacity, 1);
+  } else if (name == "VcAllocation") {
+    if (value == "Atomic" || value == "NonAtomic") {
+      p.atomic_vc_allocation = value == "Atomic";
+    } else {
+      return fail("expected Atomic or NonAtomic");
+    }
   } else if (name == "InjectionQueueOverflow") {
     if (value == "Refuse") {
       p.queue_overflow = QueueOverflow::kRefuse;

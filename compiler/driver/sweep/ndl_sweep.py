@@ -49,7 +49,7 @@ SET_PARAMS = {
     "MessageMaxCount", "MessageCreationRate", "MessageCreationInterval", "SimulationTime",
     "SimulationInterval", "DeadlockTimeout", "NodeHardwareDelay", "LinkDelay",
     "CreditDelay", "NodeBufferSize", "MessageLength", "TrafficPattern",
-    "FlowControlMethod", "DataOutputFile",
+    "FlowControlMethod", "DataOutputFile", "InjectionQueueOverflow", "VcAllocation",
     "ScreenOutputFile",
 }
 

@@ -105,6 +105,18 @@ if sum(r["vc_classes"]["grants"]) * flits != r["flit_hops"]:
              f"flit hops {r['flit_hops']}")
 print("drained: grants x flits = flit hops")
 
+# Atomic VC allocation: with 32-byte messages (one buffer each) StarChannel
+# deadlocks when a packet may be given an escape VC behind another packet's
+# tail (NonAtomic), and runs without deadlock as its routing declares it.
+for va, status in (("NonAtomic", "deadlock"), ("Atomic", "ok")):
+    r = run(f"star-32-{va}", "star-channel", f"{HOT}\n(MessageCreationRate 100%)\n",
+            WINDOW + ["MessageLength=32byte", f"VcAllocation={va}"],
+            expect_exit=3 if status == "deadlock" else 0)
+    if r["status"] != status or r["config"]["VcAllocation"] != va:
+        sys.exit(f"star-channel, 32 bytes, {va}: status {r['status']}: {r['status_message']}")
+    lossless(f"star-channel 32 bytes {va}", r)
+    print(f"star-channel 32-byte messages, {va}: {status}")
+
 # Without their deadlock resources.
 # (all-to-all: hot-spot takes over 100,000 clocks to lock up).
 r = run("star-no-escape", None, f"""{ALL}

@@ -16,6 +16,7 @@
           X(CreationProcess) /* ndl::rt::CreationProcess */                                     \
       X(CreationMax) X(MessageMinBits) X(MessageMaxBits) X(QueueCapacity)                       \
           X(QueueOverflow) /* ndl::rt::QueueOverflow */                                         \
+          X(AtomicVcAllocation)                                                                 \
           X(Pattern) /* ndl::rt::TrafficPattern */                                              \
       X(Deadlock)    /* ndl::rt::DeadlockHandling */                                            \
       X(DeadlockTimeoutClocks) X(Seed) X(WarmupMessages) X(MeasuredMessages) X(TimeLimitClocks) \

@@ -3,11 +3,13 @@
 // and the links in flight (EventWheel). Router behaviour lives in router.h.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "ndl/runtime/event_wheel.h"
+#include "ndl/runtime/flow_control.h"
 #include "ndl/runtime/hot.h"
 #include "ndl/runtime/network_desc.h"
 #include "ndl/runtime/packet.h"
@@ -183,6 +185,12 @@ class Network {
   int32_t routerOfVc(uint32_t gv) const;
   // What blocked VC gv waits for, appended to `targets`; false when it can move (now or
   // once something already in flight arrives).
+  // Credits an unowned output VC needs before it is given to a packet of `len` flits: room
+  // for the whole packet under cut-through and store-and-forward, an empty buffer under
+  // atomic VC allocation.
+  uint16_t allocationCredits(int32_t len) const {
+    return static_cast<uint16_t>(std::max(creditsToAllocate(flow_, len), atomic_credits_));
+  }
   bool waitsFor(int32_t r, uint32_t gv, uint32_t now, RouteFn route, const PacketStore& store,
                 std::vector<uint32_t>& targets) const;
 
@@ -222,6 +230,7 @@ class Network {
   };
   std::vector<Router> router_;
   std::vector<int64_t> collisions_;
+  int32_t atomic_credits_ = 0;  // buffer_flits_ under atomic VC allocation, else 0
   int32_t classes_ = 1;
   uint64_t recovery_field_ = 0;
   std::vector<int64_t> class_grants_;  // router * classes_ + class

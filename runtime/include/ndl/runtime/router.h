@@ -89,7 +89,7 @@ NDL_HOT bool Network::selectRoute(int32_t r, int l, const InputVc& v, const Rout
   if (set.header_error != 0) badHeader(r, p.dst, set.header_error);
   const int outs = f.deg * vcs_;
   const uint64_t valid = outs >= 64 ? ~uint64_t{0} : (uint64_t{1} << outs) - 1;
-  const uint16_t need = static_cast<uint16_t>(creditsToAllocate(flow_, v.len));
+  const uint16_t need = static_cast<uint16_t>(allocationCredits(v.len));
   uint64_t any = 0;
   for (int t = 0; t < kRouteTiers; ++t) {
     const uint64_t tier = set.tier[t];
@@ -288,7 +288,7 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
       uint64_t rest = va_want[l] & ~(uint64_t{1} << k);
       for (;; k = __builtin_ctzll(rest), rest &= rest - 1) {
         // Not owned: the entry is the credit count itself.
-        if (out_vc_[base + k] < kOwned && out_vc_[base + k] >= creditsToAllocate(flow_, v.len)) {
+        if (out_vc_[base + k] < kOwned && out_vc_[base + k] >= allocationCredits(v.len)) {
           out_vc_[base + k] |= kOwned;
           v.out_vc = static_cast<uint8_t>(k);
           v.state = VcState::kActive;

@@ -62,6 +62,9 @@ struct SimParams {
   int64_t message_max_bits = 256;
   int64_t injection_queue_capacity = 10000;  // MessageMaxCount, messages per node
   QueueOverflow queue_overflow = QueueOverflow::kRefuse;  // InjectionQueueOverflow
+  // (VcAllocation Atomic): an output VC is given to a packet only when the buffer it feeds is
+  // empty (all its credits back), so no VC buffer ever holds flits of two packets.
+  bool atomic_vc_allocation = false;
   TrafficPattern pattern = TrafficPattern::kUniform;
   PatternParams pattern_params;
   DestFn dest_fn = nullptr;             // kCustom (generated code); otherwise the reference pattern
