@@ -379,18 +379,17 @@ class Checker {
         } else if (c.head() == "RecoveryField") {
           recoveryField(d, c);
         } else if (c.head() == "EscapeClasses") {
-          auto& out = d.escapeClasses;
           for (size_t k = 1; k < c.children.size(); ++k) {
             const Node& name = c.children[k];
             std::optional<Expr> cls = name.isSymbol() ? className(name) : std::nullopt;
             if (!cls || cls->text != "network-class") {
               error(DiagKind::UnknownName, name.range,
-                    fmt::format("{} names network VC classes; '{}' is not one", c.head(),
+                    fmt::format("EscapeClasses names network VC classes; '{}' is not one",
                                 ast::quote(name)))
                   .withHint("declare it first with (VcClass name count)");
               continue;
             }
-            out.emplace_back(name.text, name.range);
+            d.escapeClasses.emplace_back(name.text, name.range);
           }
         } else if (c.head() == "DefaultVcAllocation") {
           std::optional<EnumId> e;
