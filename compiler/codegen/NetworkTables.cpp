@@ -137,6 +137,7 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
   i[NDL_P_Selection] = network.selectionDef ? 4 : selection(network.selection);
   i[NDL_P_NumClasses] = static_cast<int64_t>(network.networkClasses.names.size());
   i[NDL_P_RecoveryField] = network.recoveryField;
+  i[NDL_P_TokenClasses] = static_cast<int64_t>(network.tokenClasses);
   for (size_t k = 0; k < network.networkClasses.names.size(); ++k)
     t.str[NDL_P_ClassNames] += (k ? "," : "") + network.networkClasses.names[k];
   t.vcClass = classOfVc(network.networkClasses);

@@ -203,6 +203,20 @@ bool configureRouting(const sema::CheckedProgram& program, Network& net, Evaluat
   for (const auto& [name, range] : routing.escapeClasses)
     for (size_t k = 0; k < net.networkClasses.names.size(); ++k)
       if (net.networkClasses.names[k] == name) net.escapeClasses[k] = true;
+  for (const auto& [name, range] : routing.tokenClasses) {
+    for (size_t k = 0; k < net.networkClasses.names.size(); ++k) {
+      if (net.networkClasses.names[k] != name) continue;
+      if (k >= 64) {  // the runtime keeps token classes as a 64-bit mask
+        diags.report(DiagKind::TooFewVirtualChannels, range,
+                     fmt::format("token class '{}' is class {} of {}; token classes must be "
+                                 "among the first 64",
+                                 name, k, routing.name))
+            .withHint("declare the token classes before the others");
+        return false;
+      }
+      net.tokenClasses |= uint64_t{1} << k;
+    }
+  }
   for (size_t f = 0; f < net.header.size(); ++f)
     if (net.header[f].name == routing.recoveryField) net.recoveryField = static_cast<int64_t>(f);
   return true;

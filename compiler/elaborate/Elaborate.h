@@ -29,6 +29,7 @@ struct Network {
   VcClasses injectionClasses;          // at the PE's injection port
   std::vector<bool> escapeClasses;     // per network class: named by (EscapeClasses ...)
   bool atomicVcAllocation = false;     // (VcAllocation ...), else the routing's default
+  uint64_t tokenClasses = 0;           // bit k: network class k is named by (TokenClasses ...)
   int64_t recoveryField = -1;          // the header field of (RecoveryField name), or -1
   std::vector<HeaderFieldLayout> header;  // the routing's header fields, packed in 64 bits
   // (Selection ...), else the routing's (DefaultSelection ...), else First.

@@ -96,6 +96,9 @@ struct Definition {
   // (EscapeClasses name...): the network classes of a deadlock-free escape
   // sub-function, for the static check by Duato's condition.
   std::vector<std::pair<std::string, SourceRange>> escapeClasses;
+  // (TokenClasses name...): network classes that only the holder of the
+  // network's one recovery token may take (DISHA's deadlock-buffer lane).
+  std::vector<std::pair<std::string, SourceRange>> tokenClasses;
   // (RecoveryField name): a Bool header field set while a packet recovers
   // from a deadlock; the simulator counts its setting per router.
   std::string recoveryField;

@@ -378,18 +378,19 @@ class Checker {
           });
         } else if (c.head() == "RecoveryField") {
           recoveryField(d, c);
-        } else if (c.head() == "EscapeClasses") {
+        } else if (c.head() == "EscapeClasses" || c.head() == "TokenClasses") {
+          auto& out = c.head() == "EscapeClasses" ? d.escapeClasses : d.tokenClasses;
           for (size_t k = 1; k < c.children.size(); ++k) {
             const Node& name = c.children[k];
             std::optional<Expr> cls = name.isSymbol() ? className(name) : std::nullopt;
             if (!cls || cls->text != "network-class") {
               error(DiagKind::UnknownName, name.range,
-                    fmt::format("EscapeClasses names network VC classes; '{}' is not one",
+                    fmt::format("{} names network VC classes; '{}' is not one", c.head(),
                                 ast::quote(name)))
                   .withHint("declare it first with (VcClass name count)");
               continue;
             }
-            d.escapeClasses.emplace_back(name.text, name.range);
+            out.emplace_back(name.text, name.range);
           }
         } else if (c.head() == "DefaultVcAllocation") {
           std::optional<EnumId> e;

@@ -116,6 +116,7 @@ ndl::rt::SimParams makeParams() {
     p.class_names.emplace_back(s, e);
     s = *e == ',' ? e + 1 : e;
   }
+  p.token_classes = static_cast<uint64_t>(i[NDL_P_TokenClasses]);
   if (const int64_t f = i[NDL_P_RecoveryField]; f >= 0 && f < i[NDL_P_HeaderFieldCount]) {
     p.recovery_field = uint64_t{1} << ndl_header_fields[4 * f];  // a Bool: one bit
     p.recovery_field_name = p.header_fields[static_cast<size_t>(f)].name;

@@ -183,7 +183,10 @@ nlohmann::json toJson(const Results& r) {
       {"recovery",
        {{"field", r.recovery_field},
         {"recoveries", r.recoveries},
-        {"recovery_hops", r.recovery_hops}}},
+        {"recovery_hops", r.recovery_hops},
+        {"token", r.has_token ? nlohmann::json{{"captures", r.token_captures},
+                                               {"held_clocks", r.token_held_clocks}}
+                              : nlohmann::json(nullptr)}}},
       {"series", {{"interval_cycles", r.sampling_interval_clocks}, {"rows", series}}},
       {"steady_state",
        {{"detected", ss.detected},

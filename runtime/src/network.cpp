@@ -121,6 +121,10 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   for (int32_t k = 0; k < vcs_ && k < 64; ++k) classes_ = std::max<int32_t>(classes_, out_class_[k] + 1);
   classes_ = std::max<int32_t>(classes_, static_cast<int32_t>(params.class_names.size()));
   recovery_field_ = params.recovery_field;
+  for (int32_t k = 0; k < vcs_ && k < 64; ++k)
+    if (out_class_[k] < 64 && ((params.token_classes >> out_class_[k]) & 1)) token_vc_ |= uint64_t{1} << k;
+  for (int32_t b = 0; b < 64; ++b)
+    if ((token_vc_ >> (b % vcs_)) & 1) token_bits_ |= uint64_t{1} << b;
   class_grants_.assign(static_cast<size_t>(routers_) * classes_, 0);
   recoveries_.assign(routers_, 0);
   recovery_hops_.assign(routers_, 0);
@@ -163,6 +167,7 @@ void Network::discardFlits(int32_t r, uint32_t gv, int64_t c, CycleLog& log) {
   flits_in_network_ -= n;
   log.moved = true;
   if (v.sent == v.len) {
+    if (packet == token_holder_) releaseToken(r, c);
     log.freed.push_back(packet);
     releaseFront(v, c);
   }

@@ -75,6 +75,9 @@ std::string formatReport(const Results& r) {
     if (!r.recovery_field.empty())
       s += fmt::format("; recoveries {} ({} set), {} hops in recovery", r.recoveries,
                        r.recovery_field, r.recovery_hops);
+    if (r.has_token)
+      s += fmt::format("; token taken {} times, held {} clocks", r.token_captures,
+                       r.token_held_clocks);
     s += "\n";
   }
   s += fmt::format("collisions: total {}, per packet {:.3f}, per message {:.3f}\n",

@@ -335,6 +335,9 @@ Results Simulator::run(const RunOptions& options) {
                                     : fmt::format("class{}", c));
     }
     out.recovery_field = s.params.recovery_field_name;
+    out.has_token = s.params.token_classes != 0;
+    out.token_captures = s.net.tokenCaptures();
+    out.token_held_clocks = s.net.tokenHeldClocks(out.cycles);
     out.class_grants.assign(k, 0);
     for (size_t n = 0; n < out.per_node.size(); ++n) {
       NodeRow& row = out.per_node[n];

@@ -21,7 +21,7 @@
       X(Deadlock)    /* ndl::rt::DeadlockHandling */                                            \
       X(DeadlockTimeoutClocks) X(Seed) X(WarmupMessages) X(MeasuredMessages) X(TimeLimitClocks) \
           X(SamplingIntervalClocks)                                                             \
-              X(Selection) /* ndl::rt::Selection */ X(NumClasses) X(RecoveryField) X(HeaderFieldCount)           \
+              X(Selection) /* ndl::rt::Selection */ X(NumClasses) X(RecoveryField) X(TokenClasses) X(HeaderFieldCount)           \
       X(NumNodes) X(NumPorts) X(NumDims) X(NumPortDims) X(Wrap) X(Diameter) X(HotSpotCount)     \
           X(ReportPairCount)
 

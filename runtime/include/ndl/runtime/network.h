@@ -141,6 +141,11 @@ class Network {
   const std::vector<int64_t>& classGrants() const { return class_grants_; }
   const std::vector<int64_t>& recoveries() const { return recoveries_; }
   const std::vector<int64_t>& recoveryHops() const { return recovery_hops_; }
+  // Times a packet took the recovery token (TokenClasses), and the clocks it was held.
+  int64_t tokenCaptures() const { return token_captures_; }
+  int64_t tokenHeldClocks(int64_t c) const {
+    return token_held_clocks_ + (token_holder_ != kNoHolder ? c - token_since_ : 0);
+  }
   // Bytes held by the network state, for the memory figure of the benchmark.
   size_t stateBytes() const;
 
@@ -194,6 +199,30 @@ class Network {
   bool waitsFor(int32_t r, uint32_t gv, uint32_t now, RouteFn route, const PacketStore& store,
                 std::vector<uint32_t>& targets) const;
 
+  // ---- the recovery token (TokenClasses; DISHA). One token in the network: free, it passes
+  // the routers in node order, one router per clock, starting from the router that last
+  // released it; held, it belongs to one packet until that packet's tail leaves the network.
+  // May `packet`, at router r in clock `now`, take a VC of a token class?
+  bool tokenAllows(uint32_t packet, int32_t r, uint32_t now) const {
+    if (token_holder_ == packet) return true;
+    return token_holder_ == kNoHolder &&
+           (static_cast<uint64_t>(token_from_) + (now - static_cast<uint32_t>(token_since_))) %
+                   static_cast<uint64_t>(routers_) ==
+               static_cast<uint64_t>(r);
+  }
+  void takeToken(uint32_t packet, int64_t c) {
+    if (token_holder_ == packet) return;
+    token_holder_ = packet;
+    token_since_ = c;
+    ++token_captures_;
+  }
+  void releaseToken(int32_t r, int64_t c) {
+    token_held_clocks_ += c - token_since_;
+    token_holder_ = kNoHolder;
+    token_from_ = r;
+    token_since_ = c;
+  }
+
   TopologyIndex topo_;
   FlowControl flow_;
   DeadlockHandling deadlock_;
@@ -236,6 +265,14 @@ class Network {
   std::vector<int64_t> class_grants_;  // router * classes_ + class
   std::vector<int64_t> recoveries_;
   std::vector<int64_t> recovery_hops_;
+  static constexpr uint32_t kNoHolder = 0xffffffffu;
+  uint64_t token_vc_ = 0;    // bit k: network VC k (at every port) is of a token class
+  uint64_t token_bits_ = 0;  // the same over route-mask bits (port * vcs + vc)
+  uint32_t token_holder_ = kNoHolder;  // the packet holding the token
+  int32_t token_from_ = 0;   // where the free token was released
+  int64_t token_since_ = 0;  // and when; or when the holder took it
+  int64_t token_captures_ = 0;
+  int64_t token_held_clocks_ = 0;
   std::vector<uint8_t> is_active_;
   std::vector<int32_t> active_;
 

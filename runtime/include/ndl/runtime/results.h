@@ -149,6 +149,11 @@ struct Results {
   std::vector<int64_t> class_grants;
   int64_t recoveries = 0;
   int64_t recovery_hops = 0;
+  // The recovery token (TokenClasses): whether the routing has one, how often a packet took
+  // it and how many clocks it was held in all.
+  bool has_token = false;
+  int64_t token_captures = 0;
+  int64_t token_held_clocks = 0;
   std::vector<SeriesRow> series;
   int64_t sampling_interval_clocks = 0;
   SteadyState steady_state;

@@ -49,6 +49,7 @@ NDL_HOT void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame&
   if (o == f.deg) {
     --flits_in_network_;
     if (tail) {
+      if (packet == token_holder_) releaseToken(r, c);
       log.arrivals.push_back({r, packet});
       releaseFront(v, c);
     }
@@ -80,7 +81,8 @@ template <class Route>
 NDL_HOT bool Network::selectRoute(int32_t r, int l, const InputVc& v, const RouterFrame& f,
                                   uint32_t now, const Route& route, PacketStore& store, int& o,
                                   uint64_t& want, int& first, uint64_t& header) const {
-  const Packet& p = store.packets[frontPacket(static_cast<uint32_t>(router_[r].vc_begin + l))];
+  const uint32_t id = frontPacket(static_cast<uint32_t>(router_[r].vc_begin + l));
+  const Packet& p = store.packets[id];
   const RouteContext ctx{&topo_,  r,        p.src,        p.dst,
                          v.port,  v.index,  vcs_,         v.cls,
                          in_code_[f.pb + v.port], now - v.ready, p.header};
@@ -91,10 +93,12 @@ NDL_HOT bool Network::selectRoute(int32_t r, int l, const InputVc& v, const Rout
   const uint64_t valid = outs >= 64 ? ~uint64_t{0} : (uint64_t{1} << outs) - 1;
   const uint16_t need = static_cast<uint16_t>(allocationCredits(v.len));
   uint64_t any = 0;
+  // VCs of token classes are candidates only while the token allows this packet them.
+  const uint64_t allowed = token_vc_ == 0 || tokenAllows(id, r, now) ? ~uint64_t{0} : ~token_bits_;
   for (int t = 0; t < kRouteTiers; ++t) {
-    const uint64_t tier = set.tier[t];
-    any |= tier;
-    if (tier & ~valid) badRoute(r, p.dst, -1);
+    any |= set.tier[t];
+    if (set.tier[t] & ~valid) badRoute(r, p.dst, -1);
+    const uint64_t tier = set.tier[t] & allowed;
     // The free candidates: not owned (the entry is then the credit count) and room enough.
     uint64_t free = 0;
     for (uint64_t m = tier; m != 0; m &= m - 1) {
@@ -288,7 +292,12 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
       uint64_t rest = va_want[l] & ~(uint64_t{1} << k);
       for (;; k = __builtin_ctzll(rest), rest &= rest - 1) {
         // Not owned: the entry is the credit count itself.
-        if (out_vc_[base + k] < kOwned && out_vc_[base + k] >= allocationCredits(v.len)) {
+        if (out_vc_[base + k] < kOwned && out_vc_[base + k] >= allocationCredits(v.len) &&
+            // A token class: only the holder, or a packet here as the free token passes (an
+            // earlier grant of this clock may have taken it).
+            (((token_vc_ >> k) & 1) == 0 ||
+             tokenAllows(frontPacket(vb + static_cast<uint32_t>(l)), r, now))) {
+          if ((token_vc_ >> k) & 1) takeToken(frontPacket(vb + static_cast<uint32_t>(l)), c);
           out_vc_[base + k] |= kOwned;
           v.out_vc = static_cast<uint8_t>(k);
           v.state = VcState::kActive;

@@ -90,6 +90,9 @@ struct SimParams {
   std::vector<std::string> class_names;  // of the network classes, for the results
   uint64_t recovery_field = 0;  // header bit of the routing's (RecoveryField name), or 0
   std::string recovery_field_name;
+  // Bit k: network class k is a token class (TokenClasses): its VCs go only to the holder
+  // of the network's one recovery token (DISHA's deadlock-buffer lane).
+  uint64_t token_classes = 0;
   std::vector<uint8_t> injection_vc_class;
   DeadlockHandling deadlock = DeadlockHandling::kDetect;
   // A header blocked this long is suspected: the simulator looks for a wait-for cycle through
