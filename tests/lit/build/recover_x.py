@@ -10,11 +10,14 @@ shorter measured window.
   sum to the totals, every recovery is a recovery hop); routings without a RecoveryField
   report none; the VC-class grants of a drained run are its packets' link
   hops (flit hops / flits per packet).
+- DISHA: every recovery takes the token (captures = recoveries), every
+  deadlock-buffer grant is a hop in recovery and back, the token is held for
+  less than the run and is free once a run drains.
 - Deadlock: without its escape classes StarChannel's adaptive VCs deadlock
   and Detect names the cycle; without recovery (a timeout longer than the
-  run) RecoverX stops with status deadlock, results written, instead of
-  hanging; with them, long runs at saturation under hot-spot and all-to-all
-  traffic end ok.
+  run) RecoverX and DISHA stop with status deadlock, results written,
+  instead of hanging; with them, long runs at saturation under hot-spot and
+  all-to-all traffic end ok.
 """
 import json
 import os
@@ -69,7 +72,21 @@ def check_recovery_sums(name, r):
 
 # Relations under hot-spot at saturation.
 bw = {}
-for router in ("dimension-order", "star-channel", "recover-x"):
+def check_token(name, r, drained=False):
+    """DISHA: the token is taken once per recovery, and only the recovering
+    packet (the holder) is granted deadlock-buffer VCs."""
+    rec, cls = r["recovery"], r["vc_classes"]
+    lane = cls["grants"][cls["names"].index("deadlock-buffer")]
+    tok = rec["token"]
+    if not 0 < tok["captures"] == rec["recoveries"] <= rec["recovery_hops"] == lane:
+        sys.exit(f"{name}: token {tok}, recovery {rec}, deadlock-buffer grants {lane}")
+    if not tok["held_clocks"] < r["cycles"]:
+        sys.exit(f"{name}: token held {tok['held_clocks']} of {r['cycles']} clocks")
+    if drained and r["messages"]["in_flight"]:
+        sys.exit(f"{name}: not drained: {r['messages']}")
+
+
+for router in ("dimension-order", "star-channel", "recover-x", "disha"):
     r = run(f"hot-{router}", router, f"{HOT}\n(MessageCreationRate 100%)\n")
     if r["status"] != "ok":
         sys.exit(f"{router}: status {r['status']}: {r['status_message']}")
@@ -85,6 +102,9 @@ for router in ("dimension-order", "star-channel", "recover-x"):
             sys.exit(f"recover-x: recoveries {rec['recoveries']}, hops {rec['recovery_hops']}")
         print(f"recover-x: recoveries counted in "
               f"{sum(n['recoveries'] > 0 for n in r['nodes'])} of 64 routers")
+    elif router == "disha":
+        check_token(router, r)
+        print(f"disha: {rec['recoveries']} recoveries, each took the token")
     elif rec["field"] or rec["recoveries"] or rec["recovery_hops"]:
         sys.exit(f"{router}: recovery statistics without a recovery field: {rec}")
     print(f"{router}: {bw[router] / 1e9:.2f} GB/s")
@@ -104,6 +124,13 @@ if sum(r["vc_classes"]["grants"]) * flits != r["flit_hops"]:
     sys.exit(f"drained: grants {r['vc_classes']['grants']} x {flits} != "
              f"flit hops {r['flit_hops']}")
 print("drained: grants x flits = flit hops")
+r = run("drained-disha", "disha", f"{ALL}\n(MessageCreationRate 100%)\n",
+        ["MessageCreationMax=3000", "WarmupMessages=0", "MeasuredMessages=3000"])
+check_token("drained-disha", r, drained=True)
+if sum(r["vc_classes"]["grants"]) * flits != r["flit_hops"]:
+    sys.exit(f"drained-disha: grants {r['vc_classes']['grants']} x {flits} != "
+             f"flit hops {r['flit_hops']}")
+print(f"drained disha: {r['recovery']['recoveries']} recoveries, token free at the end")
 
 # Atomic VC allocation: with 32-byte messages (one buffer each) StarChannel
 # deadlocks when a packet may be given an escape VC behind another packet's
@@ -145,9 +172,20 @@ if r["status"] != "deadlock" or "no flit moved" not in r["status_message"]:
     sys.exit(f"recover-x-no-recovery: status {r['status']}: {r['status_message']}")
 lossless("recover-x-no-recovery", r)
 print("RecoverX without recovery: deadlock, stopped with its results written")
+r = run("disha-no-recovery", None, f"""{ALL}
+(MessageCreationRate 100%)
+(NetworkFrequency 142.8MHz)
+(DeadlockHandling Detect)
+(RoutingAlgorithm DISHA)
+(RecoveryTimeout 100000000clock)
+""", expect_exit=3)
+if r["status"] != "deadlock" or r["recovery"]["token"]["captures"] != 0:
+    sys.exit(f"disha-no-recovery: status {r['status']}: {r['status_message']}")
+lossless("disha-no-recovery", r)
+print("DISHA without recovery: deadlock, stopped with its results written")
 
 # With them: long runs at saturation.
-for router in ("star-channel", "recover-x"):
+for router in ("star-channel", "recover-x", "disha"):
     for name, traffic in (("hot-spot", HOT), ("all-to-all", ALL)):
         r = run(f"long-{router}-{name}", router,
                 f"{traffic}\n(MessageCreationRate 100%)\n",

@@ -345,9 +345,23 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     int chosen[kMaxPorts];
     uint32_t out_req[kMaxPorts];
     uint32_t out_ports = 0;
+    // The recovery lane (a VC of a token class, the token holder's) wins both stages: DISHA
+    // gives its deadlock-free lane priority on the physical channels.
+    const bool lane = token_vc_ != 0 && token_holder_ != kNoHolder;
+    uint32_t lane_in = 0;  // input ports whose chosen VC feeds the lane
     for (uint32_t pm = sa_ports; pm != 0; pm &= pm - 1) {
       const int in = __builtin_ctz(pm);
-      const int l = roundRobinPick(sa_req[in], ports_[pb + in].sa_in_ptr);
+      int l = roundRobinPick(sa_req[in], ports_[pb + in].sa_in_ptr);
+      if (lane) {
+        for (uint64_t m = sa_req[in]; m != 0; m &= m - 1) {
+          const InputVc& u = ivc_[vb + __builtin_ctzll(m)];
+          if (u.out_port != deg && ((token_vc_ >> u.out_vc) & 1)) {
+            l = __builtin_ctzll(m);
+            lane_in |= 1u << in;
+            break;
+          }
+        }
+      }
       chosen[in] = l;
       const int o = ivc_[vb + l].out_port;
       if (out_ports & (1u << o)) {
@@ -359,7 +373,8 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     }
     for (uint32_t pm = out_ports; pm != 0; pm &= pm - 1) {
       const int o = __builtin_ctz(pm);
-      const int in = roundRobinPick(out_req[o], ports_[pb + o].sa_out_ptr);
+      const int in = (out_req[o] & lane_in) != 0 ? __builtin_ctz(out_req[o] & lane_in)
+                                                 : roundRobinPick(out_req[o], ports_[pb + o].sa_out_ptr);
       ports_[pb + o].sa_out_ptr = roundRobinNext(in);
       ports_[pb + in].sa_in_ptr = roundRobinNext(chosen[in]);
       moveFlit(r, vb + static_cast<uint32_t>(chosen[in]), chosen[in], frame, c, store, log);
