@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """The Recover-x evaluation of seed 000 (section 4, figures 3 and 4).
 
-Three routers (examples/recover-x/routers: Dimension-order at 161.2 MHz,
-*-channel at 120.4 MHz, Recover-x at 142.8 MHz) x 2-D tori 8x8 and 16x16 x
+Four routers (examples/recover-x/routers: Dimension-order at 161.2 MHz,
+*-channel at 120.4 MHz, Recover-x at 142.8 MHz, and DISHA, which the paper
+cites but does not simulate, at 142.8 MHz) x 2-D tori 8x8 and 16x16 x
 hot-spot and all-to-all traffic, with the paper's setup
-(examples/recover-x/paper.ndl): 12 simulators. Each runs
+(examples/recover-x/paper.ndl): 16 simulators. Each runs
 - at saturation (generation probability 1) for message sizes 32 to 512
   bytes: bandwidth against message size (figures 3a, 4a);
 - with 128-byte messages over generation probabilities 0.1% to 100% per
@@ -34,7 +35,8 @@ import ndl_sweep as sw  # noqa: E402
 
 EXAMPLES = ROOT / "examples" / "recover-x"
 ROUTERS = [("dimension-order", "Dimension-order"), ("star-channel", "*-channel"),
-           ("recover-x", "Recover-x")]
+           ("recover-x", "Recover-x"), ("disha", "DISHA")]
+PAPER_ROUTERS = ROUTERS[:3]  # the paper's comparison; DISHA is only cited there
 SIZES = [8, 16]
 TRAFFIC = [("hotspot", "Hot-spot"), ("alltoall", "All-to-all")]
 MESSAGE_BYTES = [32, 64, 128, 256, 512]
@@ -88,7 +90,7 @@ def gnuplot(out_base, title, xlabel, ylabel, curves, extra=()):
             f.write(f"# {label}\n" + "".join(f"{x!r}\t{y!r}\n" for x, y in pts) + "\n\n")
     plot = ", \\\n     ".join(
         f"{sw.gp_string(str(dat))} index {i} using 1:2 with linespoints lw 2 pt {i + 1} "
-        f"dt {1 if '8x8' in label else 2} lc {i % 3 + 1} title {sw.gp_string(label)}"
+        f"dt {1 if '8x8' in label else 2} lc {i % len(ROUTERS) + 1} title {sw.gp_string(label)}"
         for i, (label, _) in enumerate(curves))
     script = "\n".join([f"set title {sw.gp_string(title)}", f"set xlabel {sw.gp_string(xlabel)}",
                         f"set ylabel {sw.gp_string(ylabel)}",
@@ -234,7 +236,7 @@ def main():
           "3. Hot-spot, 16x16 over 8x8 at 256 bytes:", "",
           "| router | paper: gain | paper: ratio | ours: 8x8 | ours: 16x16 | ours: gain | ours: ratio |",
           "|---|---|---|---|---|---|---|"]
-    for r, name in ROUTERS:
+    for r, name in PAPER_ROUTERS:
         a, b = bw("hotspot", 8, r, 256), bw("hotspot", 16, r, 256)
         gain, ratio = PAPER_GAIN_256[r]
         s.append(f"| {name} | {gain} GB/s | {ratio:.2f} | {f2(a)} | {f2(b)} | "
@@ -251,7 +253,7 @@ def main():
           "| router | paper: increase (as printed, \"ns\") | paper: ratio | ours: 8x8 (µs) | "
           "ours: 16x16 (µs) | ours: increase (µs) | ours: ratio |",
           "|---|---|---|---|---|---|---|"]
-    for r, name in ROUTERS:
+    for r, name in PAPER_ROUTERS:
         a, b = latency_us("hotspot", 8, r), latency_us("hotspot", 16, r)
         gain, ratio = PAPER_LATENCY_GAIN[r]
         s.append(f"| {name} | {gain} | {ratio:.2f} | {f2(a)} | {f2(b)} | "
@@ -271,6 +273,22 @@ def main():
               f"{recovery['recoveries']} packets escaped, {recovery['recovery_hops']} hops in "
               f"recovery VCs; grants per VC class: "
               + ", ".join(f"{k} {v}" for k, v in classes.items()) + "."]
+    # DISHA beside Recover-x: sequential recovery (one token) against concurrent.
+    s += ["", "9. DISHA (cited, not simulated, by the paper), 128 B at saturation: bandwidth "
+          "against Recover-x, and how the one token was used (whole run):", "",
+          "| traffic | network | DISHA (GB/s) | Recover-x (GB/s) | recoveries | token held |",
+          "|---|---|---|---|---|---|"]
+    for traffic, tname in TRAFFIC:
+        for n in SIZES:
+            q = point(traffic, n, "disha", LATENCY_BYTES, "100%")
+            if q is None:
+                s.append(f"| {tname} | {n}x{n} | — | {f2(bw(traffic, n, 'recover-x'))} | — | — |")
+                continue
+            d = json.loads((out / "points" / f"{q.index:04d}" / "point.json").read_text())
+            tok = d["recovery"]["token"]
+            s.append(f"| {tname} | {n}x{n} | {f2(bw(traffic, n, 'disha'))} | "
+                     f"{f2(bw(traffic, n, 'recover-x'))} | {d['recovery']['recoveries']} | "
+                     f"{100 * tok['held_clocks'] / d['cycles']:.0f}% of {d['cycles']} clocks |")
     (out / "summary.md").write_text("\n".join(s) + "\n", encoding="utf-8")
     print("\n".join(s))
     failed = sum(p.status == "failed" for p in sweep.points)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Recover-x comparison of seed 000 (docs/recover-x.md): Dimension-order,
-# *-channel and Recover-x on 8x8 and 16x16 tori under hot-spot and
+# *-channel, Recover-x and DISHA on 8x8 and 16x16 tori under hot-spot and
 # all-to-all traffic; bandwidth against message size at saturation, latency
 # against bandwidth as the generation probability is swept.
 #   bench/recover-x/run.sh [OUT_DIR]        (default bench/recover-x/out)
