@@ -148,6 +148,12 @@ void Network::deliver(int64_t c) {
   credits.clear();
 }
 
+int32_t Network::freeTokenAt(uint32_t now) const {
+  const uint64_t since = now - static_cast<uint32_t>(token_since_);
+  return static_cast<int32_t>((static_cast<uint64_t>(token_from_) + since) %
+                              static_cast<uint64_t>(routers_));
+}
+
 void Network::discardFlits(int32_t r, uint32_t gv, int64_t c, CycleLog& log) {
   InputVc& v = ivc_[gv];
   const int32_t n = std::min<int32_t>(v.count, v.len - v.sent);
