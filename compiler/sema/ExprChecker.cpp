@@ -380,6 +380,11 @@ class Checker {
           recoveryField(d, c);
         } else if (c.head() == "EscapeClasses" || c.head() == "TokenClasses") {
           auto& out = c.head() == "EscapeClasses" ? d.escapeClasses : d.tokenClasses;
+          if (c.children.size() < 2) {
+            error(DiagKind::BadDefinition, c.range,
+                  fmt::format("{} names at least one network VC class", c.head()))
+                .withHint(fmt::format("write ({} name ...), or leave the form out", c.head()));
+          }
           for (size_t k = 1; k < c.children.size(); ++k) {
             const Node& name = c.children[k];
             std::optional<Expr> cls = name.isSymbol() ? className(name) : std::nullopt;
