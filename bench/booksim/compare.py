@@ -62,9 +62,11 @@ def run_ndl(ndlc, out, topology, offered, seed, clocks=100000):
     warmup = int(offered / 8 * 64 * 30000)
     js = out / f"{topology}-{offered}-{seed}.json"
     start = time.perf_counter()
+    # Converted values straight to the built simulator (--param): messages per node per
+    # clock, a message count; the timing then holds the simulator alone.
     subprocess.run(["taskset", "-c", "0", str(sim), "--quiet", "--seed", str(seed), "--json",
-                    str(js), "--set", f"MessageCreationRate={offered / 8 * 100!r}%",
-                    "--set", f"WarmupMessages={warmup}"])
+                    str(js), "--param", f"CreationRate={offered / 8!r}",
+                    "--param", f"WarmupMessages={warmup}"])
     wall = time.perf_counter() - start
     r = json.loads(js.read_text())
     return {
@@ -123,8 +125,8 @@ def run_ndl_sim(sim, offered, seed, clocks):
     js = Path(f"{sim}.{offered}.json")
     start = time.perf_counter()
     subprocess.run(["taskset", "-c", "0", str(sim), "--quiet", "--seed", str(seed), "--json",
-                    str(js), "--set", f"MessageCreationRate={offered / 8 * 100!r}%",
-                    "--set", f"SimulationTime={clocks}clock"], stderr=subprocess.DEVNULL)
+                    str(js), "--param", f"CreationRate={offered / 8!r}",
+                    "--param", f"TimeLimitClocks={clocks}"], stderr=subprocess.DEVNULL)
     r = json.loads(js.read_text())
     return {"router_clocks_per_s": r["cycles"] * 64 / r["wall_seconds"],
             "wall": time.perf_counter() - start}

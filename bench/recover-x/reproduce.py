@@ -57,7 +57,7 @@ PAPER_LATENCY_GAIN = {"dimension-order": (93.7, 2.26), "star-channel": (77.5, 2.
 
 def program(out, traffic, n, router):
     """Writes the program of one simulator: the paper's setup, a router, a
-    torus, a traffic pattern; message length and probability are --set."""
+    torus, a traffic pattern; message length and probability are given with --set."""
     rel = os.path.relpath(EXAMPLES, out)
     if traffic == "hotspot":
         # The N nodes (N/2, j), node n = x + N*y.
@@ -132,7 +132,7 @@ def main():
             for router, _ in ROUTERS:
                 files[(traffic, n, router)] = program(programs, traffic, n, router)
                 sweep.add_points(files[(traffic, n, router)], grid())
-    print(f"recover-x: {len(sweep.points)} runs of {len(sweep.variants)} simulators, "
+    print(f"recover-x: {len(sweep.points)} runs of {len(files)} simulators, "
           f"{sweep.jobs} jobs", file=sys.stderr)
     sweep.run()
     elapsed = time.monotonic() - t0
@@ -205,7 +205,7 @@ def main():
     def f2(x):
         return "—" if x is None else f"{x:.2f}"
 
-    s = [f"Recover-x reproduction: {len(sweep.points)} runs, {len(sweep.variants)} simulators, "
+    s = [f"Recover-x reproduction: {len(sweep.points)} runs, {len(files)} simulators, "
          f"{sweep.jobs} jobs, {elapsed:.0f} s wall "
          f"({sum(p.status == 'failed' for p in sweep.points)} failed, "
          f"{sum(p.status not in ('ok', 'failed') for p in sweep.points)} not ok).", ""]

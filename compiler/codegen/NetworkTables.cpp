@@ -1,5 +1,7 @@
 #include "compiler/codegen/NetworkTables.h"
 
+#include <fmt/format.h>
+
 #include <array>
 
 #include "compiler/elaborate/Metrics.h"
@@ -112,6 +114,7 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
   i[NDL_P_VirtualChannels] = p.virtualChannels;
   i[NDL_P_InjectionVirtualChannels] = p.injectionVirtualChannels;
   i[NDL_P_RouterDelayClocks] = p.routerDelayClocks;
+  i[NDL_P_HeaderDelayClocks] = p.headerDelayNetworkClocks;
   i[NDL_P_LinkDelayClocks] = p.linkDelayClocks;
   i[NDL_P_CreditDelayClocks] = p.creditDelayClocks;
   // An interval is a mean time between creations (spec 1.2): the same
@@ -125,7 +128,8 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
   i[NDL_P_QueueOverflow] = p.queueOverflow == EnumId::QueueOverflow_Block ? 1 : 0;
   i[NDL_P_Pattern] = pattern(p.traffic.pattern);
   i[NDL_P_Deadlock] = deadlockHandling(p.deadlockHandling);
-  i[NDL_P_DeadlockTimeoutClocks] = p.deadlockTimeoutClocks;
+  i[NDL_P_DeadlockTimeoutClocks] = p.deadlockTimeoutNetworkClocks;
+  i[NDL_P_RecoveryTimeoutClocks] = p.recoveryTimeoutNetworkClocks;
   i[NDL_P_Seed] = p.seed;
   i[NDL_P_WarmupMessages] = p.warmupMessages;
   i[NDL_P_MeasuredMessages] = p.measuredMessages.value_or(0);
@@ -173,6 +177,7 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
   t.str[NDL_P_TopologyKind] =
       p.topology.inlineBody ? "custom" : program.defs.defs[p.topology.def].name;
   t.str[NDL_P_RoutingName] = routing;
+  if (network.selectionDef) t.str[NDL_P_SelectionName] = program.defs.defs[*network.selectionDef].name;
   t.str[NDL_P_DataOutputFile] = p.dataOutputFile;
   t.str[NDL_P_ScreenOutputFile] = p.screenOutputFile;
   for (size_t d = 0; d < g.dimNames.size(); ++d)
@@ -190,6 +195,67 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
     t.reportPairs.push_back(static_cast<int32_t>(pair.dst));
   }
   return t;
+}
+
+namespace {
+
+// Calls f(kind, index) for every entry --param may change (NDL_ABI_RUNTIME_*).
+template <class F>
+void forRuntimeEntries(F f) {
+#define NDL_ROW(Name) f('i', NDL_P_##Name, #Name);
+  NDL_ABI_RUNTIME_I64(NDL_ROW)
+#undef NDL_ROW
+#define NDL_ROW(Name) f('f', NDL_P_##Name, #Name);
+  NDL_ABI_RUNTIME_F64(NDL_ROW)
+#undef NDL_ROW
+#define NDL_ROW(Name) f('s', NDL_P_##Name, #Name);
+  NDL_ABI_RUNTIME_STR(NDL_ROW)
+#undef NDL_ROW
+}
+
+template <class T>
+void append(std::string& out, const char* what, const std::vector<T>& v) {
+  out += what;
+  for (const T& x : v) out += fmt::format(" {}", x);
+  out += '\n';
+}
+
+}  // namespace
+
+std::string structuralKey(const SimulatorTables& tables) {
+  SimulatorTables t = tables;
+  forRuntimeEntries([&](char kind, int index, const char*) {
+    const size_t k = static_cast<size_t>(index);
+    if (kind == 'i') t.i64[k] = 0;
+    if (kind == 'f') t.f64[k] = 0.0;
+    if (kind == 's') t.str[k].clear();
+  });
+  std::string out;
+  append(out, "i64", t.i64);
+  append(out, "f64", t.f64);
+  for (const std::string& s : t.str) out += fmt::format("str {}\n", s.size()) + s + "\n";
+  append(out, "portStart", t.portStart);
+  append(out, "ports", t.ports);
+  append(out, "radices", t.radices);
+  append(out, "hotNodes", t.hotNodes);
+  append(out, "reportPairs", t.reportPairs);
+  append(out, "vcClass", t.vcClass);
+  append(out, "injVcClass", t.injVcClass);
+  append(out, "classVcs", t.classVcs);
+  append(out, "headerFields", t.headerFields);
+  return out;
+}
+
+std::vector<std::string> runtimeParamArgs(const SimulatorTables& t) {
+  std::vector<std::string> args;
+  forRuntimeEntries([&](char kind, int index, const char* name) {
+    const size_t k = static_cast<size_t>(index);
+    args.push_back("--param");
+    if (kind == 'i') args.push_back(fmt::format("{}={}", name, t.i64[k]));
+    if (kind == 'f') args.push_back(fmt::format("{}={}", name, t.f64[k]));  // shortest exact
+    if (kind == 's') args.push_back(fmt::format("{}={}", name, t.str[k]));
+  });
+  return args;
 }
 
 }  // namespace ndl::codegen

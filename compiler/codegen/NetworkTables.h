@@ -29,4 +29,14 @@ struct SimulatorTables {
 // Needs: an elaborated network whose routing is resolved.
 SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Network& network);
 
+// The tables as text, without the values of the entries a built simulator's --param may
+// change (NDL_ABI_RUNTIME_*): together with the program's definitions, everything that
+// shapes the generated code. `ndlc run` keys its build cache on it.
+std::string structuralKey(const SimulatorTables& tables);
+
+// `--param Name=Value` for every entry of NDL_ABI_RUNTIME_*, as the simulator's
+// command line takes them: a cached simulator built for other values of these
+// entries then runs with exactly these.
+std::vector<std::string> runtimeParamArgs(const SimulatorTables& tables);
+
 }  // namespace ndl::codegen

@@ -96,6 +96,8 @@ std::unique_ptr<llvm::Module> buildSimulatorModule(llvm::LLVMContext& context,
   auto* route = llvm::Function::Create(routeType, llvm::Function::ExternalLinkage,
                                        "ndl_user_route", *m);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", route));
+  // Everything read here besides the definitions must also be a structural entry of the
+  // tables (NetworkTables.h): `ndlc run` keys its build cache on them.
   if (network.routingDef) {
     NetworkConstants constants = constantsOf(network.graph);
     constants.asData = options.unspecialized;
@@ -103,7 +105,7 @@ std::unique_ptr<llvm::Module> buildSimulatorModule(llvm::LLVMContext& context,
     constants.injectionVcs = program.params.injectionVirtualChannels;
     constants.avoiding =
         program.params.deadlockHandling == sema::EnumId::DeadlockHandling_Avoid;
-    constants.recoveryTimeout = program.params.recoveryTimeoutClocks;
+    constants.recoveryTimeout = program.params.recoveryTimeoutNetworkClocks;
     constants.classes = static_cast<int64_t>(network.networkClasses.names.size());
     for (const elab::HeaderFieldLayout& f : network.header)
       constants.header.push_back({f.offset, f.bits, f.lo, f.hi});
@@ -151,7 +153,7 @@ std::unique_ptr<llvm::Module> buildSimulatorModule(llvm::LLVMContext& context,
       constants.injectionVcs = program.params.injectionVirtualChannels;
       constants.avoiding =
           program.params.deadlockHandling == sema::EnumId::DeadlockHandling_Avoid;
-      constants.recoveryTimeout = program.params.recoveryTimeoutClocks;
+      constants.recoveryTimeout = program.params.recoveryTimeoutNetworkClocks;
       constants.classes = static_cast<int64_t>(network.networkClasses.names.size());
       llvm::Function* f =
           lowerDefinition(*m, program.defs, *network.selectionDef, constants, diags);

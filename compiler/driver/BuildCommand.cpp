@@ -2,7 +2,9 @@
 // Pipeline.h followed by code generation; `run` keeps built simulators in a
 // cache keyed by the content of the program, its imports, the compiler
 // version and the build options.
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -11,7 +13,9 @@
 #include <iostream>
 
 #include "compiler/codegen/Codegen.h"
+#include "compiler/codegen/NetworkTables.h"
 #include "compiler/driver/Commands.h"
+#include "compiler/sema/FormTable.h"
 
 namespace ndl::driver {
 namespace {
@@ -55,12 +59,20 @@ fs::path cacheRoot() {
   return fs::temp_directory_path() / "ndl-cache";
 }
 
-// The cache key: everything that can change the simulator.
-std::string cacheKey(const BuildOptions& o, const SourceManager& sources, const ast::Program& p) {
+// The cache key: everything that can change the simulator's code. That is the program's
+// definitions (every form but the parameter forms, as parsed: comments and layout do not
+// count) and the tables without the values a simulator takes with --param
+// (structuralKey). Parameter forms act only through the tables, and `ndlc run` passes every
+// --param value, so runs that differ only there (a load sweep, `--set MessageCreationRate=`,
+// the same edit in the file) share one build.
+std::string cacheKey(const BuildOptions& o, const ast::Program& p,
+                     const codegen::SimulatorTables& tables) {
   std::string material = fmt::format("ndlc {} O{} unspecialized={} stdlib={}\n", NDL_VERSION,
                                      o.optLevel, o.unspecialized, o.pipeline.stdlibDir.string());
   for (const ast::Module& m : p.modules)
-    material += sources.name(m.file) + "\n" + sources.text(m.file) + "\n";
+    for (const ast::Node& form : m.forms)
+      if (!sema::findForm(form.head())) material += ast::print(form) + "\n";
+  material += codegen::structuralKey(tables);
   // The simulator runtime the build links: a rebuilt NDL invalidates the cache.
   for (const std::string& f : codegen::runtimeFiles()) {
     std::error_code ec;
@@ -97,13 +109,20 @@ int runRun(const BuildOptions& o, const std::vector<std::string>& simArgs) {
   if (!session.frontEnd(o)) return kExitInputError;
   FrontEndResult& r = session.result;
   DiagnosticEngine& diags = session.diags;
-  fs::path dir = cacheRoot() / cacheKey(o, session.sources, *r.program);
+  const codegen::SimulatorTables tables = codegen::makeTables(*r.checked, *r.network);
+  const std::string key = cacheKey(o, *r.program, tables);
+  fs::path dir = cacheRoot() / key;
   fs::path sim = dir / "simulator";
   fs::path done = dir / "complete";  // written last: an entry without it is rebuilt
   std::error_code ec;
   auto usable = [&] {
     return fs::exists(done, ec) && fs::is_regular_file(sim, ec) && ::access(sim.c_str(), X_OK) == 0;
   };
+  // Runs started together (a sweep's workers) build a simulator once: the others wait here.
+  std::error_code mk;
+  fs::create_directories(cacheRoot(), mk);
+  const int lock = ::open((cacheRoot() / (key + ".lock")).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock >= 0) ::flock(lock, LOCK_EX);
   bool cached = usable();
   if (!cached) {
     // Build in a private directory and rename it into place, so that runs
@@ -136,6 +155,7 @@ int runRun(const BuildOptions& o, const std::vector<std::string>& simArgs) {
       return kExitInputError;
     }
   }
+  if (lock >= 0) ::close(lock);  // releases the lock
   if (o.verbose)
     std::cerr << fmt::format("ndlc run: {} simulator {}\n", cached ? "cached" : "built", sim.string());
   if (diags.warningCount()) diags.printText(std::cerr);
@@ -143,7 +163,10 @@ int runRun(const BuildOptions& o, const std::vector<std::string>& simArgs) {
   std::vector<char*> argv;
   std::string simPath = sim.string();
   argv.push_back(simPath.data());
-  std::vector<std::string> args = simArgs;
+  // The checked values of every --param entry first: the cached simulator may have been
+  // built for other ones. The user's arguments follow (a later --param wins).
+  std::vector<std::string> args = codegen::runtimeParamArgs(tables);
+  args.insert(args.end(), simArgs.begin(), simArgs.end());
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   ::execv(simPath.c_str(), argv.data());

@@ -28,6 +28,13 @@ int run(int argc, char** argv) {
   CheckOptions check;
   std::string dumpAfter;
   std::string stdlibDir;
+  // --set Name=Value: a parameter form in place of the program's (parse/Overrides.h).
+  std::vector<std::string> overrides;
+  auto setOption = [&](CLI::App* cmd) {
+    cmd->add_option("--set", overrides,
+                    "set a parameter form as if written in the program: Name=Value (repeatable)")
+        ->allow_extra_args(false);
+  };
   CLI::App* checkCmd = app.add_subcommand("check", "check files and print diagnostics");
   checkCmd->add_option("files", check.files, "NDL files to check ('-' reads standard input)");
   checkCmd->add_flag("--json", check.json, "print diagnostics as JSON on standard output");
@@ -35,6 +42,7 @@ int run(int argc, char** argv) {
   checkCmd->add_option("--max-errors", check.diag.maxErrors, "stop after N errors (0: no limit)")
       ->default_val(20);
   checkCmd->add_option("--stdlib", stdlibDir, "directory of the stdlib modules");
+  setOption(checkCmd);
   checkCmd->add_option("--dump-after", dumpAfter, "print the program after a stage")
       ->check(CLI::IsMember({"parse", "sema", "elaborate"}));
   checkCmd->add_flag("--list-forms", check.listForms, "list the forms NDL knows");
@@ -46,6 +54,7 @@ int run(int argc, char** argv) {
   infoCmd->add_option("file", info.file, "the NDL file ('-' reads standard input)")->required();
   infoCmd->add_flag("--json", info.json, "print the figures as JSON");
   infoCmd->add_option("--stdlib", stdlibDir, "directory of the stdlib modules");
+  setOption(infoCmd);
   bool noDeadlock = false;
   infoCmd->add_flag("--no-route-trace", noDeadlock,
                     "skip tracing every route (the deadlock analysis and traced hop counts of a "
@@ -59,6 +68,7 @@ int run(int argc, char** argv) {
     cmd->add_option("--stdlib", stdlibDir, "directory of the stdlib modules");
     cmd->add_option("-O", build.optLevel, "optimization level 0 to 3 (default -O2)")
         ->check(CLI::Range(0, 3));
+    setOption(cmd);
     cmd->add_flag("--unspecialized", build.unspecialized,
                   "build without specializing: the core compiled alone, the routing reading the network as data (for comparisons)");
   };
@@ -103,6 +113,7 @@ int run(int argc, char** argv) {
     if (!app.got_subcommand(name)) continue;
     build.pipeline.stdlibDir =
         stdlibDir.empty() ? defaultStdlibDir(argv[0]) : std::filesystem::path(stdlibDir);
+    build.pipeline.overrides = overrides;
     if (std::string_view(name) == "build") return runBuild(build);
     if (std::string_view(name) == "run") return runRun(build, simArgs);
     return runEmitLLVM(build);
@@ -112,11 +123,14 @@ int run(int argc, char** argv) {
     info.pipeline.stdlibDir =
         stdlibDir.empty() ? defaultStdlibDir(argv[0]) : std::filesystem::path(stdlibDir);
     info.pipeline.deadlockCheck = !noDeadlock;
+    info.pipeline.overrides = overrides;
+    info.pipeline.requirement = ndl::sema::Requirement::Network;  // a topology alone will do
     return runInfo(info);
   }
 
   check.pipeline.stdlibDir =
       stdlibDir.empty() ? defaultStdlibDir(argv[0]) : std::filesystem::path(stdlibDir);
+  check.pipeline.overrides = overrides;
   if (dumpAfter == "parse") check.pipeline.dumpAfter = Stage::Parse;
   if (dumpAfter == "sema") check.pipeline.dumpAfter = Stage::Sema;
   if (dumpAfter == "elaborate") check.pipeline.dumpAfter = Stage::Elaborate;

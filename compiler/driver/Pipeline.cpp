@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "compiler/parse/Loader.h"
+#include "compiler/parse/Overrides.h"
 #include "compiler/sema/Check.h"
 
 namespace ndl::driver {
@@ -20,6 +21,7 @@ FrontEndResult runFrontEnd(const std::string& path, const PipelineOptions& optio
   parse::Loader loader(sources, diags, parse::LoadOptions{options.stdlibDir});
   result.program = loader.load(path);
   if (!result.program) return result;
+  parse::applyOverrides(*result.program, options.overrides, sources, diags);
   if (options.dumpAfter == Stage::Parse) {
     for (const ast::Module& m : result.program->modules) {
       std::cout << ";; " << sources.name(m.file) << "\n";
@@ -28,7 +30,7 @@ FrontEndResult runFrontEnd(const std::string& path, const PipelineOptions& optio
   }
   if (diags.errorCount() != errorsBefore) return result;
 
-  result.checked = sema::check(*result.program, diags);
+  result.checked = sema::check(*result.program, diags, options.requirement);
   if (!result.checked) return result;
   const sema::Parameters& params = result.checked->params;
   if (options.dumpAfter == Stage::Sema) std::cout << sema::printParameters(params);

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "compiler/ast/Ast.h"
 #include "compiler/elaborate/Deadlock.h"
@@ -26,6 +27,9 @@ struct PipelineOptions {
   std::filesystem::path stdlibDir;
   std::optional<Stage> dumpAfter;  // print the intermediate form to stdout
   bool deadlockCheck = true;       // off: skip the channel-dependency analysis
+  std::vector<std::string> overrides;  // --set Name=Value (parse/Overrides.h)
+  // Network: the program need only describe a network (ndlc info); Simulation: a whole run.
+  sema::Requirement requirement = sema::Requirement::Simulation;
 };
 
 struct FrontEndResult {

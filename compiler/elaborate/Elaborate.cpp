@@ -155,7 +155,7 @@ bool configureRouting(const sema::CheckedProgram& program, Network& net, Evaluat
   ctx.vcs = p.virtualChannels;
   ctx.injectionVcs = p.injectionVirtualChannels;
   ctx.avoiding = p.deadlockHandling == sema::EnumId::DeadlockHandling_Avoid;
-  ctx.recoveryTimeout = p.recoveryTimeoutClocks;
+  ctx.recoveryTimeout = p.recoveryTimeoutNetworkClocks;  // (blocked-for) counts network clocks
   SourceRange at = p.where[static_cast<size_t>(sema::FormId::RoutingAlgorithm)];
   SourceRange site = at.valid() ? at : p.topology.call->range;
   if (p.selection) {

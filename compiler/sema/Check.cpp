@@ -6,7 +6,8 @@
 
 namespace ndl::sema {
 
-std::optional<CheckedProgram> check(const ast::Program& program, DiagnosticEngine& diags) {
+std::optional<CheckedProgram> check(const ast::Program& program, DiagnosticEngine& diags,
+                                    Requirement need) {
   uint32_t before = diags.errorCount();
   // The prelude's definitions do not make a program.
   size_t forms = 0;
@@ -21,7 +22,7 @@ std::optional<CheckedProgram> check(const ast::Program& program, DiagnosticEngin
   }
   FormValues values = readForms(program, diags);
   CheckedProgram checked{checkDefinitions(program, diags), {}};
-  std::optional<Parameters> params = resolve(values, program.mainFile, diags);
+  std::optional<Parameters> params = resolve(values, program.mainFile, diags, need);
   if (!params) return std::nullopt;
   checked.params = std::move(*params);
   bindNetwork(checked.params, checked.defs, diags);

@@ -6,6 +6,7 @@
 #include "compiler/ast/Ast.h"
 #include "compiler/sema/Definitions.h"
 #include "compiler/sema/Parameters.h"
+#include "compiler/sema/Rules.h"
 #include "compiler/support/Diagnostics.h"
 
 namespace ndl::sema {
@@ -22,6 +23,9 @@ struct CheckedProgram {
 // (bindNetwork). Needs: a Program from parse::Loader. Returns nullopt if any
 // error was reported; warnings do not stop it. The result points into
 // `program`.
-std::optional<CheckedProgram> check(const ast::Program& program, DiagnosticEngine& diags);
+// `need`: Requirement::Network checks a program that only describes a network
+// (Rules.h).
+std::optional<CheckedProgram> check(const ast::Program& program, DiagnosticEngine& diags,
+                                    Requirement need = Requirement::Simulation);
 
 }  // namespace ndl::sema

@@ -949,6 +949,12 @@ class Checker {
           s.text = n.children[2].value;
         }
         typed(3, Type::Int);
+        // Accepted for `ndlc info`, which lists it; the simulator reads no node attribute.
+        error(DiagKind::NoEffectYet, n.children[0].range,
+              "NodeAttribute has no effect on the simulation yet: the simulator reads no node "
+              "attribute")
+            .withHint("ndlc info lists the attributes; every node is simulated with the "
+                      "program's own parameters");
         break;
       default: break;
     }

@@ -70,6 +70,11 @@ struct Parameters {
   int64_t deadlockTimeoutClocks = 0;  // router clocks
   int64_t recoveryTimeoutClocks = 32;  // router clocks: (recovery-timeout)
   int64_t sampleIntervalClocks = 0;   // network clocks
+  // The router-clock times above in network clocks (rounded up), the clocks the
+  // simulation counts: what the simulator receives.
+  int64_t headerDelayNetworkClocks = 0;
+  int64_t deadlockTimeoutNetworkClocks = 0;
+  int64_t recoveryTimeoutNetworkClocks = 32;
   std::optional<int64_t> simulationTimeClocks;
 
   // Traffic.

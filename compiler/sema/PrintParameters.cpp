@@ -10,6 +10,12 @@ std::string printParameters(const Parameters& p) {
     bool given = p.where[static_cast<size_t>(id)].valid();
     out += fmt::format("{} = {}{}\n", formInfo(id).name, value, given ? "" : " (default)");
   };
+  // A router-clock time and the network clocks the simulator counts it in.
+  auto routerClocks = [&](int64_t clocks, int64_t network) {
+    return p.routerHz == p.networkHz
+               ? fmt::format("{} router clocks", clocks)
+               : fmt::format("{} router clocks ({} network clocks)", clocks, network);
+  };
   line(FormId::Topology, p.topology.text);
   line(FormId::FlowControlMethod, std::string(enumInfo(p.flowControl).name));
   line(FormId::RoutingAlgorithm,
@@ -24,7 +30,7 @@ std::string printParameters(const Parameters& p) {
            : fmt::format("{}bit = {} flits", p.packetBits, p.packetFlits));
   line(FormId::NetworkDataSize, fmt::format("{}bit (header {}bit)", p.dataBits, p.headerBits));
   line(FormId::NodeBufferSize, fmt::format("{} flits per virtual channel", p.bufferFlits));
-  line(FormId::NodeHardwareDelay, fmt::format("{} router clocks", p.routerDelayClocks));
+  line(FormId::NodeHardwareDelay, routerClocks(p.routerDelayClocks, p.headerDelayNetworkClocks));
   line(FormId::LinkDelay, fmt::format("{} clocks", p.linkDelayClocks));
   line(FormId::CreditDelay, fmt::format("{} clocks", p.creditDelayClocks));
   line(FormId::MessageCreationRate,
@@ -43,8 +49,8 @@ std::string printParameters(const Parameters& p) {
   line(FormId::Selection, p.selection               ? std::string(enumInfo(*p.selection).name)
                           : !p.selectionName.empty() ? p.selectionName
                                                      : std::string("the routing's own, else First"));
-  line(FormId::DeadlockTimeout, fmt::format("{} router clocks", p.deadlockTimeoutClocks));
-  line(FormId::RecoveryTimeout, fmt::format("{} router clocks", p.recoveryTimeoutClocks));
+  line(FormId::DeadlockTimeout, routerClocks(p.deadlockTimeoutClocks, p.deadlockTimeoutNetworkClocks));
+  line(FormId::RecoveryTimeout, routerClocks(p.recoveryTimeoutClocks, p.recoveryTimeoutNetworkClocks));
   line(FormId::SimulationInterval, fmt::format("{} clocks", p.sampleIntervalClocks));
   line(FormId::SimulationTime, p.simulationTimeClocks
                                    ? fmt::format("{} clocks", *p.simulationTimeClocks)

@@ -2,22 +2,27 @@
 
 #include <fmt/format.h>
 
+#include <limits>
+
 namespace ndl::sema {
 namespace {
 
 class Resolver {
  public:
-  Resolver(const FormValues& v, FileId mainFile, DiagnosticEngine& diags)
-      : v_(v), mainFile_(mainFile), diags_(diags) {}
+  Resolver(const FormValues& v, FileId mainFile, DiagnosticEngine& diags, Requirement need)
+      : v_(v), mainFile_(mainFile), diags_(diags), need_(need) {}
 
   std::optional<Parameters> run() {
     for (size_t i = 0; i < kFormCount; ++i)
       if (v_.forms[i].form) p_.where[i] = v_.forms[i].form->range;
 
     require(FormId::Topology, "(Topology (Torus 8 8))");
-    require(FormId::NetworkChannelWidth, "(NetworkChannelWidth 32bit)");
-    require(FormId::NetworkFrequency, "(NetworkFrequency 50MHz)");
-    require(FormId::NetworkPacketSize, "(NetworkPacketSize 256bit)");
+    const bool simulation = need_ == Requirement::Simulation;
+    if (simulation) {
+      require(FormId::NetworkChannelWidth, "(NetworkChannelWidth 32bit)");
+      require(FormId::NetworkFrequency, "(NetworkFrequency 50MHz)");
+      require(FormId::NetworkPacketSize, "(NetworkPacketSize 256bit)");
+    }
     // Pattern-file workloads are not simulated yet: a program that named one and ran
     // without its traffic would report a network that was never loaded.
     for (FormId id : {FormId::CommunicationPatternFile, FormId::ProcessorPerformanceExpandRate}) {
@@ -31,8 +36,8 @@ class Resolver {
           .withHint("drive the network with (MessageCreationInterval ...) or "
                     "(MessageCreationRate ...) and a (TrafficPattern ...) for now");
     }
-    if (!given(FormId::MessageCreationRate) && !given(FormId::MessageCreationInterval) &&
-        !given(FormId::CommunicationPatternFile)) {
+    if (simulation && !given(FormId::MessageCreationRate) &&
+        !given(FormId::MessageCreationInterval) && !given(FormId::CommunicationPatternFile)) {
       missing("no traffic is given: MessageCreationRate or MessageCreationInterval is required",
               "add (MessageCreationInterval 2usec) or (MessageCreationRate 1.0%)");
     }
@@ -314,6 +319,17 @@ class Resolver {
     p_.deadlockTimeoutClocks = convert(FormId::DeadlockTimeout, p_.routerHz, routerClock, 1000);
     p_.recoveryTimeoutClocks = convert(FormId::RecoveryTimeout, p_.routerHz, routerClock, 32);
     p_.sampleIntervalClocks = convert(FormId::SimulationInterval, p_.networkHz, "network clock", 1000);
+    // Router clocks to network clocks, exactly, rounded up: a router slower than its links
+    // acts only on the link clocks in which one of its own edges falls.
+    auto toNetwork = [&](int64_t routerClocks) -> int64_t {
+      if (p_.routerHz == p_.networkHz || p_.routerHz == Rational(0)) return routerClocks;
+      std::optional<Rational> r = Rational(routerClocks).mul(p_.networkHz);
+      if (r) r = r->div(p_.routerHz);
+      return r ? r->ceil() : std::numeric_limits<int64_t>::max();
+    };
+    p_.headerDelayNetworkClocks = toNetwork(p_.routerDelayClocks);
+    p_.deadlockTimeoutNetworkClocks = toNetwork(p_.deadlockTimeoutClocks);
+    p_.recoveryTimeoutNetworkClocks = toNetwork(p_.recoveryTimeoutClocks);
     if (ok(FormId::SimulationTime))
       p_.simulationTimeClocks = convert(FormId::SimulationTime, p_.networkHz, "network clock", 0);
   }
@@ -380,6 +396,7 @@ class Resolver {
 
   const FormValues& v_;
   FileId mainFile_;
+  Requirement need_;
   DiagnosticEngine& diags_;
   Parameters p_;
   bool failed_ = false;
@@ -388,8 +405,8 @@ class Resolver {
 }  // namespace
 
 std::optional<Parameters> resolve(const FormValues& values, FileId mainFile,
-                                  DiagnosticEngine& diags) {
-  return Resolver(values, mainFile, diags).run();
+                                  DiagnosticEngine& diags, Requirement need) {
+  return Resolver(values, mainFile, diags, need).run();
 }
 
 }  // namespace ndl::sema

@@ -12,7 +12,13 @@ namespace ndl::sema {
 
 // Needs: values from readForms. `mainFile` locates missing-form errors.
 // Returns nullopt when a required form is missing or a rule fails.
+// What the program must give: a whole simulation (every required form and its traffic), or
+// only a network to describe (`ndlc info`: the topology; every other form is still checked
+// when given).
+enum class Requirement { Simulation, Network };
+
 std::optional<Parameters> resolve(const FormValues& values, FileId mainFile,
-                                  DiagnosticEngine& diags);
+                                  DiagnosticEngine& diags,
+                                  Requirement need = Requirement::Simulation);
 
 }  // namespace ndl::sema

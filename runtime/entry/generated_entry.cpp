@@ -61,10 +61,11 @@ ndl::rt::NetworkDesc makeNetwork() {
   return desc;
 }
 
-ndl::rt::SimParams makeParams() {
+// From the module's tables, or a copy that --param changed (abi_params.h).
+ndl::rt::SimParams makeParams(const ndl::rt::AbiValues& values) {
   using namespace ndl::rt;
-  const int64_t* i = ndl_params_i64;
-  const double* f = ndl_params_f64;
+  const int64_t* i = values.i64.data();
+  const double* f = values.f64.data();
   SimParams p;
   p.flow_control = static_cast<FlowControl>(i[NDL_P_FlowControl]);
   p.channel_width_bits = static_cast<int32_t>(i[NDL_P_ChannelWidthBits]);
@@ -76,6 +77,7 @@ ndl::rt::SimParams makeParams() {
   p.virtual_channels = static_cast<int32_t>(i[NDL_P_VirtualChannels]);
   p.injection_virtual_channels = static_cast<int32_t>(i[NDL_P_InjectionVirtualChannels]);
   p.router_delay_clocks = static_cast<int32_t>(i[NDL_P_RouterDelayClocks]);
+  p.header_delay_clocks = static_cast<int32_t>(i[NDL_P_HeaderDelayClocks]);
   p.link_delay_clocks = static_cast<int32_t>(i[NDL_P_LinkDelayClocks]);
   p.credit_delay_clocks = static_cast<int32_t>(i[NDL_P_CreditDelayClocks]);
   p.network_frequency_hz = f[NDL_P_NetworkFrequencyHz];
@@ -132,8 +134,8 @@ ndl::rt::SimParams makeParams() {
   p.sampling_interval_clocks = i[NDL_P_SamplingIntervalClocks];
   for (int64_t k = 0; k < i[NDL_P_ReportPairCount]; ++k)
     p.report_pairs.emplace_back(ndl_report_pairs[2 * k], ndl_report_pairs[2 * k + 1]);
-  p.data_output_file = ndl_params_str[NDL_P_DataOutputFile];
-  p.screen_output_file = ndl_params_str[NDL_P_ScreenOutputFile];
+  p.data_output_file = values.str[NDL_P_DataOutputFile];
+  p.screen_output_file = values.str[NDL_P_ScreenOutputFile];
   return p;
 }
 
@@ -221,5 +223,8 @@ uint64_t ndl_generated_header(int32_t src, int32_t dst, uint64_t random, int32_t
 
 int main(int argc, char** argv) {
   ndl::rt::NetworkDesc desc = makeNetwork();
-  return ndl::rt::simulatorMain(argc, argv, desc, makeParams());
+  ndl::rt::ParamTables tables;
+  tables.values = ndl::rt::copyAbiValues(ndl_params_i64, ndl_params_f64, ndl_params_str);
+  tables.make = makeParams;
+  return ndl::rt::simulatorMain(argc, argv, desc, tables);
 }

@@ -26,7 +26,9 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   credit_delay_ = params.credit_delay_clocks;
   drop_timeout_ = params.deadlock_timeout_clocks > 0 ? params.deadlock_timeout_clocks : 1000;
   dim_names_ = desc.dim_names;
-  header_delay_ = params.router_delay_clocks;
+  // The header delay in link clocks, the clocks the simulation counts.
+  header_delay_ =
+      params.header_delay_clocks >= 0 ? params.header_delay_clocks : params.router_delay_clocks;
   selection_ = params.selection;
   seed_ = params.seed;
   has_header_ = params.header_init != nullptr;
@@ -34,13 +36,6 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   for (size_t k = 0; k < params.vc_class.size() && k < 64; ++k) out_class_[k] = params.vc_class[k];
   header_fields_ = params.header_fields;
   for (int b = 0; b < 64; ++b) bit_port_[b] = static_cast<uint8_t>(b / vcs_);
-  if (params.router_frequency_hz > 0 && params.router_frequency_hz != params.network_frequency_hz) {
-    // The header delay is counted in router clocks; the simulation runs in link clocks.
-    const double link_clocks =
-        params.router_delay_clocks * params.network_frequency_hz / params.router_frequency_hz;
-    header_delay_ = static_cast<int32_t>(std::ceil(link_clocks - 1e-9));
-  }
-
   router_.resize(routers_);
   int32_t ports = 0, ivcs = 0, ovcs = 0;
   for (int32_t r = 0; r < routers_; ++r) {

@@ -90,6 +90,10 @@ std::string validate(const SimParams& p, int32_t nodes) {
     return "injection VCs must be 1..32";
   }
   if (p.router_delay_clocks < 0) return "router delay must not be negative";
+  if (p.header_delay_clocks < 0 && p.router_frequency_hz > 0 &&
+      p.router_frequency_hz != p.network_frequency_hz) {
+    return "routers on a clock of their own need the header delay in link clocks";
+  }
   if (p.link_delay_clocks < 1) return "link delay must be at least 1 clock";
   if (p.credit_delay_clocks < 1) return "credit delay must be at least 1 clock";
   if (p.network_frequency_hz <= 0) return "network frequency must be positive";

@@ -47,24 +47,23 @@ def program(topology):
             "(SimulationTime 100000clock)\n")
 
 
-def run(sim, offered, queue):
-    js = f"{sim}.{offered}.json"
-    subprocess.run([sim, "--quiet", "--json", js, "--set",
-                    f"MessageCreationRate={offered / 8 * 100!r}%", "--set",
-                    f"WarmupMessages={int(min(offered, 0.4) / 8 * 64 * 30000)}", "--set",
-                    f"MessageMaxCount={queue}"], stderr=subprocess.DEVNULL)
+def run(src, offered, queue):
+    js = f"{src}.{offered}.json"
+    subprocess.run([ndlc, "run", src, "--set", f"MessageCreationRate={offered / 8 * 100!r}%",
+                    "--set", f"WarmupMessages={int(min(offered, 0.4) / 8 * 64 * 30000)}",
+                    "--set", f"MessageMaxCount={queue}", "--", "--quiet", "--json", js],
+                   stderr=subprocess.DEVNULL)
     with open(js) as f:
         return json.load(f)
 
 
 failed = False
 for topology in ("torus", "mesh"):
-    src, sim = f"{out}/{topology}.ndl", f"{out}/{topology}.sim"
+    src = f"{out}/{topology}.ndl"
     with open(src, "w") as f:
         f.write(program(topology))
-    subprocess.run([ndlc, "build", src, "-o", sim], check=True)
     for offered in (0.05, 0.15, 0.25, 0.3):
-        r = run(sim, offered, 1000000)
+        r = run(src, offered, 1000000)
         # BookSim2 at NDL's distances: its 0-hop packets left out.
         bs = reference[(topology, offered)] + HOP_CLOCKS * r["topology"]["avg_distance"] / 64
         ndl = r["latency_cycles"]["network"]["mean"] + PE_CLOCKS
@@ -73,7 +72,7 @@ for topology in ("torus", "mesh"):
         print(f"{topology} {offered}: latency NDL+{PE_CLOCKS} {ndl:.2f} BookSim2 {bs:.2f} "
               f"({ndl / bs - 1:+.1%}) {'ok' if ok else 'FAIL'}")
     # The peak of accepted traffic past saturation, as BookSim2's sweep finds it.
-    acc = max(run(sim, o, 4)["throughput"]["accepted_flits_per_node_cycle"] for o in (0.4, 0.6))
+    acc = max(run(src, o, 4)["throughput"]["accepted_flits_per_node_cycle"] for o in (0.4, 0.6))
     bs = saturation[topology]
     ok = abs(acc - bs) <= 0.05 * bs
     failed |= not ok

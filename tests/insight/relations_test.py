@@ -3,7 +3,7 @@ networks, checked against the model's own physics (docs/runtime.md 2.2).
 
     python3 tests/insight/relations_test.py NDLC [unittest options]
 
-Every run goes through `ndlc run FILE -- --json ... --set ...` (builds are
+Every run goes through `ndlc run FILE --set ... -- --json ...` (builds are
 cached by content). Networks: a 16x16 2-D torus (x-first y-next), an 8x8x4
 3-D torus (dimension order), an 8-cube (e-cube) and RDT(2,4,1) on 16x16
 (vector routing); INSIGHT's shared parameters (stdlib insight: 256-bit
@@ -87,9 +87,9 @@ class Runner:
         net, width, clock, fc, interval = point
         prog = self.program(net, width, clock)
         out = self.dir / ("-".join(point) + ".json")
-        cmd = [self.ndlc, "run", str(prog), "--", "--json", str(out), "--quiet",
-               "--set", f"FlowControlMethod={fc}",
-               "--set", f"MessageCreationInterval={interval}"] + FC_SETS[fc]
+        cmd = [self.ndlc, "run", str(prog), "--set", f"FlowControlMethod={fc}",
+               "--set", f"MessageCreationInterval={interval}"] + FC_SETS[fc] + [
+               "--", "--json", str(out), "--quiet"]
         r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0 or not out.exists():
             raise AssertionError(f"{' '.join(cmd)}: exit {r.returncode}\n{r.stderr[-3000:]}")

@@ -1,7 +1,6 @@
 """Unit tests of the sweep engine (compiler/driver/sweep/ndl_sweep.py) that
-need no simulator: the S-expression scanner, value lists, variant texts,
-imports, axes, JSON flattening, the gnuplot plot and the command line's
-usage and input errors.
+need no simulator: the S-expression scanner, value lists, axes, JSON
+flattening, the gnuplot plot and the command line's usage and input errors.
 
     python3 tests/insight/sweep_unit_test.py NDLC
 """
@@ -56,36 +55,6 @@ class Scanner(unittest.TestCase):
         self.assertEqual(sw.split_values('"a,b",c'), ['"a,b"', "c"])
         with self.assertRaises(sw.UsageError):
             sw.split_values("1,,2")
-
-
-class Variants(unittest.TestCase):
-    def test_replace_append_and_blank_sweeps(self):
-        forms = sw.top_level_forms(PROGRAM)
-        out = sw.variant_text(PROGRAM, forms, {"NetworkChannelWidth": "16bit",
-                                               "Topology": "(Hypercube 4)",
-                                               "LinkDelay": "2clock"})
-        self.assertIn("(NetworkChannelWidth 16bit) ; trailing (comment", out)
-        self.assertIn("(Topology (Hypercube 4))", out)
-        self.assertTrue(out.rstrip().endswith("(LinkDelay 2clock)"))
-        self.assertNotIn("Sweep", out)
-        self.assertNotIn("32bit", out)
-        # The comment that mentions a form is untouched; lines keep their numbers.
-        self.assertIn("#| block (NetworkFrequency 1MHz) comment |#", out)
-        self.assertEqual(out.split("\n")[5], "(NetworkFrequency 50MHz)")
-
-    def test_imported_forms(self):
-        d = Path(tempfile.mkdtemp())
-        try:
-            (d / "sub").mkdir()
-            (d / "sub" / "common.ndl").write_text('(NetworkFrequency 50MHz)\n(import "insight")\n')
-            main = '(import "sub/common.ndl")\n(Topology (Ring 4))\n'
-            (d / "main.ndl").write_text(main)
-            found = sw.imported_forms(d / "main.ndl", main, [ROOT / "stdlib"])
-            self.assertEqual(found["NetworkFrequency"][1], 1)
-            self.assertIn("NetworkPacketSize", found)      # from stdlib insight, nested
-            self.assertNotIn("Topology", found)
-        finally:
-            shutil.rmtree(d)
 
 
 class Axes(unittest.TestCase):
@@ -167,13 +136,18 @@ class CommandLine(unittest.TestCase):
         code, err = self.run_main("--bogus")
         self.assertEqual(code, 2)
 
-    def test_structural_form_in_an_import(self):
-        code, err = self.run_main(str(self.file), "--dry-run",
-                                  "--param", "NetworkPacketSize=128bit,256bit")
-        self.assertEqual(code, 1)
-        self.assertIn("cannot vary NetworkPacketSize", err)
-        self.assertIn("insight.ndl:", err)
-        self.assertIn("hint: move (NetworkPacketSize ...)", err)
+    def test_form_set_in_an_import(self):
+        # --set replaces the form where the program sets it, here stdlib insight.
+        out = io.StringIO()
+        old = sys.stdout
+        sys.stdout = out
+        try:
+            code, err = self.run_main(str(self.file), "--dry-run",
+                                      "--param", "NetworkPacketSize=128bit,256bit")
+        finally:
+            sys.stdout = old
+        self.assertEqual(code, 0, err)
+        self.assertIn("--set NetworkPacketSize=128bit --", out.getvalue())
 
     def test_wrong_program(self):
         bad = self.dir / "bad.ndl"
@@ -192,10 +166,12 @@ class CommandLine(unittest.TestCase):
             sys.stdout = old
         self.assertEqual(code, 0, err)
         text = out.getvalue()
-        # Width is structural: two builds; the interval is passed with --set.
-        self.assertEqual(text.count("variant "), 2)
-        self.assertIn("[NetworkChannelWidth=16bit], 2 points", text)
+        # One ndlc run per point, every value through --set.
+        self.assertEqual(text.count("point "), 4)
         self.assertEqual(text.count("--set MessageCreationInterval=2usec"), 2)
+        self.assertEqual(text.count("--set NetworkChannelWidth=16bit"), 2)
+        self.assertIn(f" run -v {self.file} --set MessageCreationInterval=2usec "
+                      "--set NetworkChannelWidth=16bit -- --json point.json --quiet", text)
 
     def test_no_sweep_no_param(self):
         plain = self.dir / "plain.ndl"

@@ -24,6 +24,10 @@ config.substitutions.append(("%srcroot", config.source_root))
 config.environment["PATH"] = os.pathsep.join(
     [os.path.dirname(config.filecheck), os.path.dirname(config.not_tool), os.environ.get("PATH", "")])
 
+# `ndlc run` (and so `ndlc sweep`) keeps its build cache inside the build tree.
+config.environment["NDL_CACHE_DIR"] = os.environ.get(
+    "NDL_CACHE_DIR", os.path.join(config.test_exec_root, "ndl-cache"))
+
 # Sanitizer settings pass through to ndlc.
 for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "NDL_STDLIB"):
     if var in os.environ:

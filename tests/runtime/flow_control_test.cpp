@@ -193,6 +193,7 @@ TEST(ZeroLoadTest, SlowerRouterClockStretchesHeaderDelay) {
   SimParams p = baseParams(FlowControl::kVirtualCutThrough, 1, 1, 1);
   p.network_frequency_hz = 100e6;
   p.router_frequency_hz = 50e6;
+  p.header_delay_clocks = 2;  // as the compiler converts it (docs/language.md, clock domains)
   const Results slow = runSingle(ring, p, 0, 2);
   EXPECT_EQ(slow.network_latency.max, 10);
   EXPECT_EQ(slow.message_latency.max, 11);
@@ -203,6 +204,7 @@ TEST(ZeroLoadTest, SlowerRouterClockStretchesHeaderDelay) {
   // clock are ceil(1.5) = 2 link clocks per hop.
   SimParams faster = baseParams(FlowControl::kVirtualCutThrough, 1, 1, 3);
   faster.router_frequency_hz = 2 * faster.network_frequency_hz;
+  faster.header_delay_clocks = 2;
   EXPECT_EQ(runSingle(ring, faster, 0, 2).network_latency.max, cutThroughLatency(2, 2, 1, 1));
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ndl/runtime/generated_abi.h"
 #include "ndl/runtime/json_output.h"
 #include "ndl/runtime/report.h"
 #include "ndl/runtime/simulator_main.h"
@@ -164,26 +165,59 @@ TEST(SimulatorMain, WritesJsonReportAndDataFilesAndExitsZero) {
   EXPECT_NE(readFile(p.data_output_file).find("[series]"), std::string::npos);
 }
 
-TEST(SimulatorMain, SetOverridesParameters) {
-  const std::string json = ::testing::TempDir() + "/ndl_rt_set.json";
+// A generated simulator's tables, reduced to what these tests read: --param changes the
+// values, the maker turns them into SimParams as generated_entry.cpp does.
+SimParams makeFromTables(const AbiValues& v) {
   SimParams p = loaded();
-  EXPECT_EQ(runMain({"--quiet", "--json", json, "--set", "MessageCreationRate=1.0%", "--set",
-                     "MeasuredMessages=500", "--set", "SimulationInterval=2usec"},
-                    makeTorus({4, 4}), p),
+  p.creation_rate = v.f64[NDL_P_CreationRate];
+  p.measured_messages = v.i64[NDL_P_MeasuredMessages];
+  p.sampling_interval_clocks = v.i64[NDL_P_SamplingIntervalClocks];
+  return p;
+}
+
+ParamTables testTables() {
+  ParamTables t;
+  t.values.i64.assign(NDL_P_I64_COUNT, 0);
+  t.values.f64.assign(NDL_P_F64_COUNT, 0.0);
+  t.values.str.assign(NDL_P_STR_COUNT, "");
+  t.values.f64[NDL_P_CreationRate] = 0.2;
+  t.values.i64[NDL_P_SamplingIntervalClocks] = 1000;
+  t.make = makeFromTables;
+  return t;
+}
+
+int runTables(std::vector<std::string> args, const NetworkDesc& desc, const ParamTables& t) {
+  std::vector<char*> argv{const_cast<char*>("sim")};
+  for (std::string& a : args) argv.push_back(a.data());
+  return simulatorMain(static_cast<int>(argv.size()), argv.data(), desc, t);
+}
+
+TEST(SimulatorMain, ParamChangesConvertedValues) {
+  const std::string json = ::testing::TempDir() + "/ndl_rt_param.json";
+  EXPECT_EQ(runTables({"--quiet", "--json", json, "--param", "CreationRate=0.01", "--param",
+                       "MeasuredMessages=500", "--param", "SamplingIntervalClocks=100"},
+                      makeTorus({4, 4}), testTables()),
             0);
   const nlohmann::json j = nlohmann::json::parse(readFile(json));
   EXPECT_DOUBLE_EQ(j["config"]["MessageCreationRate_per_clock"].get<double>(), 0.01);
   EXPECT_EQ(j["config"]["MeasuredMessages"], 500);
-  EXPECT_EQ(j["config"]["SimulationInterval_clocks"], 100);  // 2 us at 50 MHz
+  EXPECT_EQ(j["config"]["SimulationInterval_clocks"], 100);
 }
 
 TEST(SimulatorMain, UsageErrorsExitTwo) {
   const NetworkDesc desc = makeTorus({4, 4});
   const SimParams p = loaded();
+  const ParamTables t = testTables();
   EXPECT_EQ(runMain({"--bogus"}, desc, p), 2);
-  EXPECT_EQ(runMain({"--set", "NoSuchParam=3"}, desc, p), 2);
-  EXPECT_EQ(runMain({"--set", "MessageCreationRate=lots"}, desc, p), 2);
-  EXPECT_EQ(runMain({"--set", "VirtualChannels"}, desc, p), 2);
+  // Units are the checker's: ndlc run FILE --set ...
+  EXPECT_EQ(runTables({"--set", "MessageCreationRate=1.0%"}, desc, t), 2);
+  EXPECT_EQ(runTables({"--param", "NoSuchParam=3"}, desc, t), 2);
+  EXPECT_EQ(runTables({"--param", "CreationRate=lots"}, desc, t), 2);
+  EXPECT_EQ(runTables({"--param", "CreationRate=1.0%"}, desc, t), 2);
+  EXPECT_EQ(runTables({"--param", "MeasuredMessages=5.5"}, desc, t), 2);
+  EXPECT_EQ(runTables({"--param", "VirtualChannels=2"}, desc, t), 2);  // shapes the code
+  EXPECT_EQ(runTables({"--param", "Seed"}, desc, t), 2);
+  EXPECT_EQ(runMain({"--param", "Seed=1"}, desc, p), 2);  // parameters made in C++
   EXPECT_EQ(runMain({"--help"}, desc, p), 0);
 }
 

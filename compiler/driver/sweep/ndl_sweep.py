@@ -5,19 +5,21 @@
     python3 ndl_sweep.py --ndlc PATH/ndlc FILE... [same options]
 
 Every point of the grid (the cartesian product of the --param lists, or of
-the file's own (Sweep NAME v1 v2 ...) forms) is one simulator run. A
-parameter the simulator takes on its command line (--set, docs/runtime.md)
-is passed that way to one built binary; any other parameter (Topology,
-FlowControlMethod is --set-able, NetworkChannelWidth, NetworkFrequency, ...)
-makes a structural variant: the program text with that form replaced, built
-once with `ndlc build`. Builds and runs share a pool of --jobs workers.
+the file's own (Sweep NAME v1 v2 ...) forms) is one `ndlc run FILE --set
+NAME=VALUE ...`: the checker reads each value exactly as if it were written
+in the file (in place of the file's form, or of an imported one), so a sweep
+value obeys the same units, rules and conversions. ndlc run keeps built
+simulators in its cache, keyed on what shapes the code: points that differ
+only in values a built simulator takes at start-up (load, message length,
+buffer size, seed, ...) share one build; a topology, routing or VC count
+makes another. Runs share a pool of --jobs workers; concurrent points that
+need the same new simulator build it once.
 
 Output in --out (default sweep-<stem>): results.csv (one row per point: the
 file, the swept parameters, status, then every JSON metric flattened with
 dotted names), plot.png and plot.svg (gnuplot: the metric against the first
-swept parameter, one line per combination of the others), points/NNNN/
-(each run's JSON, report and stderr) and build/ (the variants and their
-simulators).
+swept parameter, one line per combination of the others) and points/NNNN/
+(each run's command, JSON, report and stderr).
 
 Exit status: 0 every point ran (a run that stopped on a runtime failure,
 simulator exit 3, still ran and has results); 1 some builds or runs failed,
@@ -27,7 +29,6 @@ or the input is wrong; 2 usage error.
 import argparse
 import concurrent.futures
 import csv
-import hashlib
 import itertools
 import json
 import math
@@ -37,21 +38,9 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
-
-# Parameters the simulator accepts with --set (docs/runtime.md, section 4).
-# Everything else is compiled into the simulator and needs a build per value.
-SET_PARAMS = {
-    "Seed", "WarmupMessages", "MeasuredMessages", "MessageCreationMax",
-    "MessageMaxCount", "MessageCreationRate", "MessageCreationInterval", "SimulationTime",
-    "SimulationInterval", "DeadlockTimeout", "NodeHardwareDelay", "LinkDelay",
-    "CreditDelay", "NodeBufferSize", "MessageLength", "TrafficPattern",
-    "FlowControlMethod", "DataOutputFile", "InjectionQueueOverflow", "VcAllocation",
-    "ScreenOutputFile",
-}
 
 # JSON keys that are tables (per node, per interval) rather than metrics; the
 # point's JSON file keeps them.
@@ -221,88 +210,6 @@ def split_values(spec):
 
 
 # ---------------------------------------------------------------------------
-# Imports: which forms an imported file sets (for the duplicate-form error).
-
-def stdlib_dirs(ndlc, stdlib_opt):
-    dirs = []
-    if stdlib_opt:
-        dirs.append(Path(stdlib_opt))
-    if os.environ.get("NDL_STDLIB"):
-        dirs.append(Path(os.environ["NDL_STDLIB"]))
-    if ndlc:
-        dirs.append(Path(ndlc).resolve().parent.parent / "share" / "ndl" / "stdlib")
-    dirs.append(Path(__file__).resolve().parents[3] / "stdlib")
-    return dirs
-
-
-def resolve_import(name, importer, dirs):
-    if "/" in name or name.endswith(".ndl"):
-        p = (Path(importer).parent / name)
-        return p if p.is_file() else None
-    for d in dirs:
-        p = d / (name + ".ndl")
-        if p.is_file():
-            return p
-    return None
-
-
-def imported_forms(path, text, dirs):
-    """{form name: (file, line)} for the forms set by the files `path` imports
-    (recursively), not by `path` itself."""
-    found = {}
-    seen = {Path(path).resolve()}
-    todo = [(path, text)]
-    while todo:
-        p, t = todo.pop()
-        for f in top_level_forms(t):
-            if f.name != "import" or not f.args:
-                continue
-            arg = f.args[0]
-            if not (arg.startswith('"') and arg.endswith('"')):
-                continue
-            q = resolve_import(arg[1:-1], p, dirs)
-            if q is None or q.resolve() in seen:
-                continue
-            seen.add(q.resolve())
-            try:
-                qt = q.read_text(encoding="utf-8")
-            except OSError:
-                continue
-            for g in top_level_forms(qt):
-                if g.name and g.name[:1].isupper() and g.name not in found:
-                    found[g.name] = (str(q), g.line)
-            todo.append((q, qt))
-    return found
-
-
-# ---------------------------------------------------------------------------
-# Variants
-
-def variant_text(text, forms, structural):
-    """The program text with each (NAME ...) of `structural` (name -> value
-    text) replaced or appended, and the (Sweep ...) forms blanked (kept as
-    whitespace so that line numbers of diagnostics stay right)."""
-    edits = []
-    present = set()
-    for f in forms:
-        if f.name == "Sweep":
-            blank = re.sub(r"[^\n]", " ", text[f.start:f.end])
-            edits.append((f.start, f.end, blank))
-        elif f.name in structural:
-            present.add(f.name)
-            edits.append((f.start, f.end, f"({f.name} {structural[f.name]})"))
-    out = text
-    for start, end, repl in sorted(edits, reverse=True):
-        out = out[:start] + repl + out[end:]
-    added = [f"({name} {value})" for name, value in structural.items() if name not in present]
-    if added:
-        if not out.endswith("\n"):
-            out += "\n"
-        out += ";;; set by ndlc sweep\n" + "\n".join(added) + "\n"
-    return out
-
-
-# ---------------------------------------------------------------------------
 # Quantities, for the plot axes
 
 TIME = {"sec": 1.0, "s": 1.0, "msec": 1e-3, "ms": 1e-3, "usec": 1e-6, "us": 1e-6,
@@ -410,23 +317,11 @@ class Point:
         self.index = index
         self.file = file          # Path of the program
         self.params = params      # name -> value text, in sweep order
-        self.variant = None       # Variant
         self.status = "pending"   # ok | <simulator status> | failed
         self.error = ""
         self.exit_code = None
         self.flat = {}
         self.seconds = 0.0
-
-
-class Variant:
-    def __init__(self, index, file, structural, text):
-        self.index = index
-        self.file = file
-        self.structural = structural
-        self.text = text
-        self.sim = None
-        self.error = None
-        self.points = []
 
 
 class Sweep:
@@ -442,63 +337,38 @@ class Sweep:
         self.quiet = quiet
         self.stream = stream
         self.points = []
-        self.variants = []
         self.param_names = []
         self.multi_file = False
+        self.builds = 0           # simulators the points built (the others were cached)
         self._procs = set()
         self._lock = threading.Lock()
         self._stop = False
         self._t0 = time.monotonic()
         self._last_progress = 0.0
         self._tty = hasattr(stream, "isatty") and stream.isatty()
-        self._hidden = []
-        self._variant_by_key = {}
 
     # -- setup -------------------------------------------------------------
     def add_points(self, file, grid):
         """grid: list of dicts name -> value text (one per point)."""
-        file = Path(file)
-        try:
-            text = file.read_text(encoding="utf-8")
-        except OSError as e:
-            raise InputError(f"{file}: cannot read: {e.strerror}")
-        forms = top_level_forms(text)
-        from_imports = None
-        by_key = self._variant_by_key
         for params in grid:
             for name in params:
                 if name not in self.param_names:
                     self.param_names.append(name)
-            structural = {k: v for k, v in params.items() if not is_set_param(k, v)}
-            if structural:
-                own = {f.name for f in forms}
-                missing = [k for k in structural if k not in own]
-                if missing:
-                    if from_imports is None:
-                        from_imports = imported_forms(
-                            file, text, stdlib_dirs(self.ndlc, self.stdlib))
-                    for k in missing:
-                        if k in from_imports:
-                            where, line = from_imports[k]
-                            raise InputError(
-                                f"{file}: cannot vary {k}: it is set in the imported file "
-                                f"{where}:{line}, and ndlc sweep varies a parameter by "
-                                f"rewriting its form in {file.name}; adding ({k} ...) there "
-                                f"would duplicate the imported one.\n"
-                                f"hint: move ({k} ...) from {where} into {file.name} "
-                                f"(or into each file that imports it)")
-            key = (str(file), tuple(sorted(structural.items())))
-            variant = by_key.get(key)
-            if variant is None:
-                variant = Variant(len(self.variants), file, structural,
-                                  variant_text(text, forms, structural))
-                by_key[key] = variant
-                self.variants.append(variant)
-            point = Point(len(self.points), file, dict(params))
-            point.variant = variant
-            variant.points.append(point)
-            self.points.append(point)
+            self.points.append(Point(len(self.points), Path(file), dict(params)))
         self.multi_file = len({p.file for p in self.points}) > 1
+
+    def command(self, point):
+        """ndlc run with the point's values as --set, the simulator's options after --."""
+        # -v: ndlc run says whether it built the simulator (counted in `builds`).
+        cmd = [self.ndlc, "run", "-v", str(point.file)]
+        if self.stdlib:
+            cmd += ["--stdlib", self.stdlib]
+        for name, value in point.params.items():
+            cmd += ["--set", f"{name}={value}"]
+        cmd += ["--", "--json", "point.json", "--quiet"]
+        if self.seed is not None:
+            cmd += ["--seed", str(self.seed)]
+        return cmd
 
     # -- running -----------------------------------------------------------
     def _run(self, cmd, cwd, stdout, stderr, timeout):
@@ -518,57 +388,22 @@ class Sweep:
             with self._lock:
                 self._procs.discard(proc)
 
-    def _build(self, variant):
-        bdir = self.out / "build" / f"v{variant.index:03d}"
-        bdir.mkdir(parents=True, exist_ok=True)
-        (bdir / "variant.ndl").write_text(variant.text, encoding="utf-8")
-        # Built from a hidden file beside the original so that relative
-        # imports resolve as they do for the original.
-        digest = hashlib.sha1(variant.text.encode()).hexdigest()[:10]
-        hidden = variant.file.parent / f".{variant.file.stem}.sweep-{os.getpid()}-{digest}.ndl"
-        try:
-            hidden.write_text(variant.text, encoding="utf-8")
-        except OSError:
-            hidden = bdir / variant.file.name
-            hidden.write_text(variant.text, encoding="utf-8")
-        else:
-            with self._lock:
-                self._hidden.append(hidden)
-        sim = bdir / "sim"
-        cmd = [self.ndlc, "build", str(hidden), "-o", str(sim)]
-        if self.stdlib:
-            cmd += ["--stdlib", self.stdlib]
-        log = bdir / "build.log"
-        try:
-            with open(log, "wb") as err:
-                code = self._run(cmd, bdir, subprocess.DEVNULL, err, None)
-        finally:
-            try:
-                hidden.unlink()
-            except OSError:
-                pass
-        if code != 0 or not sim.exists():
-            msg = tail(log).replace(str(hidden), str(variant.file))
-            variant.error = f"build failed (ndlc build exit {code})" + (f":\n{msg}" if msg else "")
-        else:
-            variant.sim = sim
-        return variant
-
     def _run_point(self, point):
         pdir = self.out / "points" / f"{point.index:04d}"
         pdir.mkdir(parents=True, exist_ok=True)
-        cmd = [str(point.variant.sim.resolve()), "--json", "point.json", "--quiet"]
-        if self.seed is not None:
-            cmd += ["--seed", str(self.seed)]
-        for name, value in point.params.items():
-            if is_set_param(name, value):
-                cmd += ["--set", f"{name}={value}"]
+        cmd = self.command(point)
         (pdir / "command").write_text(" ".join(shell_quote(c) for c in cmd) + "\n")
         t0 = time.monotonic()
         with open(pdir / "stdout", "wb") as out, open(pdir / "stderr", "wb") as err:
             code = self._run(cmd, pdir, out, err, self.timeout)
         point.seconds = time.monotonic() - t0
         point.exit_code = code
+        try:
+            if "ndlc run: built simulator" in (pdir / "stderr").read_text(errors="replace"):
+                with self._lock:
+                    self.builds += 1
+        except OSError:
+            pass
         jpath = pdir / "point.json"
         if code is None:
             point.status = "failed"
@@ -586,38 +421,26 @@ class Sweep:
         else:
             point.status = "failed"
             msg = tail(pdir / "stderr")
-            point.error = f"simulator exit {code}" + (f":\n{msg}" if msg else "")
+            what = "input error" if code == 1 else "exit"
+            point.error = f"ndlc run {what} {code}" + (f":\n{msg}" if msg else "")
         if not self.keep_json and point.status != "failed":
             jpath.unlink(missing_ok=True)
         return point
 
     def run(self):
-        for sub in ("points", "build"):
-            shutil.rmtree(self.out / sub, ignore_errors=True)
+        shutil.rmtree(self.out / "points", ignore_errors=True)
         self.out.mkdir(parents=True, exist_ok=True)
         pool = concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs)
         pending = set()
         try:
-            # Variants with most points first, so that runs can start early.
-            for v in sorted(self.variants, key=lambda v: -len(v.points)):
-                pending.add(pool.submit(self._build, v))
+            for p in self.points:
+                pending.add(pool.submit(self._run_point, p))
             while pending:
                 done, pending = concurrent.futures.wait(
                     pending, timeout=1.0, return_when=concurrent.futures.FIRST_COMPLETED)
                 for fut in done:
                     result = fut.result()
-                    if isinstance(result, Variant):
-                        if result.error:
-                            self._report_failure(
-                                f"variant {describe_params(result.structural) or result.file.name}"
-                                f" of {result.file}: {result.error}")
-                            for p in result.points:
-                                p.status = "failed"
-                                p.error = result.error.split("\n")[0]
-                        else:
-                            for p in result.points:
-                                pending.add(pool.submit(self._run_point, p))
-                    elif result.status == "failed":
+                    if result.status == "failed":
                         self._report_failure(
                             f"point {result.index} ({self.describe(result)}): {result.error}")
                     elif result.status != "ok":
@@ -637,11 +460,6 @@ class Sweep:
             raise
         finally:
             pool.shutdown(wait=True)
-            for h in self._hidden:
-                try:
-                    h.unlink()
-                except OSError:
-                    pass
         self._progress(final=True)
 
     # -- reporting ---------------------------------------------------------
@@ -653,8 +471,7 @@ class Sweep:
     def counts(self):
         done = sum(p.status != "pending" for p in self.points)
         failed = sum(p.status == "failed" for p in self.points)
-        built = sum(v.sim is not None or v.error is not None for v in self.variants)
-        return done, failed, built
+        return done, failed
 
     def _progress(self, final=False):
         if self.quiet:
@@ -663,9 +480,9 @@ class Sweep:
         if not final and not self._tty and now - self._last_progress < 10:
             return
         self._last_progress = now
-        done, failed, built = self.counts()
+        done, failed = self.counts()
         line = (f"ndlc sweep: {done}/{len(self.points)} points, {failed} failed, "
-                f"{built}/{len(self.variants)} builds, {fmt_elapsed(now - self._t0)} elapsed")
+                f"{self.builds} simulators built, {fmt_elapsed(now - self._t0)} elapsed")
         if self._tty:
             self.stream.write("\r\033[K" + line + ("\n" if final else ""))
         else:
@@ -719,15 +536,6 @@ def column_rank(col):
     if col.startswith(("by_distance.", "pairs.")):
         return (len(FIRST_COLUMNS) + 1, 0)
     return (len(FIRST_COLUMNS), 0)
-
-
-def is_set_param(name, value):
-    # A HotSpot pattern is a list; the simulator's --set takes names only.
-    return name in SET_PARAMS and not value.lstrip().startswith("(")
-
-
-def describe_params(params):
-    return ", ".join(f"{k}={v}" for k, v in params.items())
 
 
 def csv_value(v):
@@ -977,7 +785,7 @@ def parse_args(argv):
     ap.add_argument("--no-keep-json", action="store_true",
                     help="delete each run's JSON once it is in the CSV")
     ap.add_argument("--dry-run", action="store_true",
-                    help="print the variants and points, build and run nothing")
+                    help="print the command of every point, run nothing")
     ap.add_argument("--quiet", "-q", action="store_true", help="no progress line")
     ap.add_argument("--ndlc", default=None, help="the ndlc to build with")
     ap.add_argument("--stdlib", help="directory of the stdlib modules (passed to ndlc)")
@@ -1056,12 +864,8 @@ def main(argv=None):
         return 1
 
     if args.dry_run:
-        for v in sweep.variants:
-            kind = describe_params(v.structural) or "as written"
-            print(f"variant {v.index}: {v.file} [{kind}], {len(v.points)} points")
-            for p in v.points:
-                sets = [f"{k}={val}" for k, val in p.params.items() if is_set_param(k, val)]
-                print(f"  point {p.index}: " + (" ".join("--set " + s for s in sets) or "-"))
+        for p in sweep.points:
+            print(f"point {p.index}: " + " ".join(shell_quote(c) for c in sweep.command(p)))
         return 0
 
     try:
@@ -1072,7 +876,7 @@ def main(argv=None):
         return 130
     csv_path = Path(out) / "results.csv"
     sweep.write_csv(csv_path)
-    done, failed, _ = sweep.counts()
+    done, failed = sweep.counts()
     written = [csv_path]
     plot_ok = True
     if not args.no_plot:

@@ -34,18 +34,18 @@ WINDOW = ["WarmupMessages=2000", "MeasuredMessages=12000"]
 
 def run(name, router, body, sets=WINDOW, expect_exit=0):
     """Builds the paper's setup with a router (examples/recover-x/routers)
-    and the forms of body; runs it with --set for each of sets."""
+    and the forms of body; runs it (ndlc run) with --set for each of sets."""
     src = f"{out}/{name}.ndl"
     with open(src, "w") as f:
         f.write(f'(import "{examples}/paper.ndl")\n')
         if router:
             f.write(f'(import "{examples}/routers/{router}.ndl")\n')
         f.write("(Topology (Torus 8 8))\n(MessageLength 128byte)\n" + body)
-    sim, js = f"{out}/{name}.sim", f"{out}/{name}.json"
-    subprocess.run([ndlc, "build", src, "-o", sim], check=True)
-    cmd = [sim, "--quiet", "--json", js]
+    js = f"{out}/{name}.json"
+    cmd = [ndlc, "run", src]
     for s in sets:
         cmd += ["--set", s]
+    cmd += ["--", "--quiet", "--json", js]
     code = subprocess.run(cmd).returncode
     if code != expect_exit:
         sys.exit(f"{name}: exit code {code}, expected {expect_exit}")

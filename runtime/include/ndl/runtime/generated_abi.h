@@ -6,24 +6,28 @@
 
 #include <stdint.h>
 
-// Integer parameters: ndl_params_i64[NDL_P_<Name>].
+// Integer parameters: ndl_params_i64[NDL_P_<Name>]. Times are in network clocks
+// (converted by the compiler, exactly) but RouterDelayClocks, in router clocks as
+// written, for the report; HeaderDelayClocks is the same delay in network clocks.
 #define NDL_ABI_I64_PARAMS(X)                                                                   \
   X(FlowControl) /* ndl::rt::FlowControl */                                                     \
   X(ChannelWidthBits)                                                                           \
   X(PacketFlits) X(HeaderFlits) X(DataBitsPerPacket) X(PacketPerMessage) X(BufferFlits)         \
-      X(VirtualChannels)                                                                        \
-      X(InjectionVirtualChannels) X(RouterDelayClocks) X(LinkDelayClocks) X(CreditDelayClocks)  \
-          X(CreationProcess) /* ndl::rt::CreationProcess */                                     \
-      X(CreationMax) X(MessageMinBits) X(MessageMaxBits) X(QueueCapacity)                       \
-          X(QueueOverflow) /* ndl::rt::QueueOverflow */                                         \
-          X(AtomicVcAllocation)                                                                 \
-          X(Pattern) /* ndl::rt::TrafficPattern */                                              \
-      X(Deadlock)    /* ndl::rt::DeadlockHandling */                                            \
-      X(DeadlockTimeoutClocks) X(Seed) X(WarmupMessages) X(MeasuredMessages) X(TimeLimitClocks) \
-          X(SamplingIntervalClocks)                                                             \
-              X(Selection) /* ndl::rt::Selection */ X(NumClasses) X(RecoveryField) X(TokenClasses) X(HeaderFieldCount)           \
-      X(NumNodes) X(NumPorts) X(NumDims) X(NumPortDims) X(Wrap) X(Diameter) X(HotSpotCount)     \
-          X(ReportPairCount)
+  X(VirtualChannels)                                                                            \
+  X(InjectionVirtualChannels) X(RouterDelayClocks) X(HeaderDelayClocks) X(LinkDelayClocks)      \
+  X(CreditDelayClocks)                                                                          \
+  X(CreationProcess) /* ndl::rt::CreationProcess */                                             \
+  X(CreationMax) X(MessageMinBits) X(MessageMaxBits) X(QueueCapacity)                           \
+  X(QueueOverflow) /* ndl::rt::QueueOverflow */                                                 \
+  X(AtomicVcAllocation)                                                                         \
+  X(Pattern) /* ndl::rt::TrafficPattern */                                                      \
+  X(Deadlock)    /* ndl::rt::DeadlockHandling */                                                \
+  X(DeadlockTimeoutClocks) X(RecoveryTimeoutClocks) X(Seed) X(WarmupMessages)                   \
+  X(MeasuredMessages) X(TimeLimitClocks) X(SamplingIntervalClocks)                              \
+  X(Selection) /* ndl::rt::Selection */ X(NumClasses) X(RecoveryField) X(TokenClasses)          \
+  X(HeaderFieldCount)                                                                           \
+  X(NumNodes) X(NumPorts) X(NumDims) X(NumPortDims) X(Wrap) X(Diameter) X(HotSpotCount)         \
+  X(ReportPairCount)
 
 // Real parameters: ndl_params_f64[NDL_P_<Name>].
 #define NDL_ABI_F64_PARAMS(X) \
@@ -31,10 +35,29 @@
   X(RouterFrequencyHz) X(CreationRate) X(CreationIntervalClocks) X(AvgDistance) X(HotSpotShare)
 
 // Strings: ndl_params_str[NDL_P_<Name>]. DimNames: the port dimensions' names, comma-separated;
-// HeaderFieldNames: the routing's header fields', likewise; ClassNames: its network VC classes'.
+// HeaderFieldNames: the routing's header fields', likewise; ClassNames: its network VC classes';
+// SelectionName: the selection written in NDL (Selection 4), else empty.
 #define NDL_ABI_STR_PARAMS(X)                                                              \
   X(TopologyName) X(TopologyKind) X(RoutingName) X(DataOutputFile) X(ScreenOutputFile) \
-      X(DimNames) X(HeaderFieldNames) X(ClassNames)
+      X(DimNames) X(HeaderFieldNames) X(ClassNames) X(SelectionName)
+
+// The parameters a built simulator lets `--param Name=Value` change
+// (runtime/src/abi_params.cpp): the entry reads them into SimParams at start-up
+// and the generated code never sees them. Every other entry shapes the code
+// (the routing is specialized on the topology, the VC classes, the header
+// fields, RecoveryTimeoutClocks) or is derived from such an entry (HotSpotCount
+// sizes ndl_hot_nodes). `ndlc run` keys its build cache on everything but these
+// and passes all of them, converted by the checker, to the cached simulator.
+#define NDL_ABI_RUNTIME_I64(X)                                                                  \
+  X(FlowControl) X(ChannelWidthBits) X(PacketFlits) X(HeaderFlits) X(DataBitsPerPacket)        \
+  X(PacketPerMessage) X(BufferFlits) X(RouterDelayClocks) X(HeaderDelayClocks)                  \
+  X(LinkDelayClocks) X(CreditDelayClocks) X(CreationProcess) X(CreationMax) X(MessageMinBits)   \
+  X(MessageMaxBits) X(QueueCapacity) X(QueueOverflow) X(AtomicVcAllocation) X(Pattern)          \
+  X(DeadlockTimeoutClocks) X(Seed) X(WarmupMessages) X(MeasuredMessages) X(TimeLimitClocks)     \
+  X(SamplingIntervalClocks)
+#define NDL_ABI_RUNTIME_F64(X) \
+  X(NetworkFrequencyHz) X(RouterFrequencyHz) X(CreationRate) X(CreationIntervalClocks) X(HotSpotShare)
+#define NDL_ABI_RUNTIME_STR(X) X(DataOutputFile) X(ScreenOutputFile)
 
 #define NDL_ABI_ENUM(Name) NDL_P_##Name,
 enum NdlI64Param { NDL_ABI_I64_PARAMS(NDL_ABI_ENUM) NDL_P_I64_COUNT };

@@ -37,7 +37,7 @@ struct RouteContext {
   int32_t num_vcs;   // VCs per network output port
   int32_t in_class;  // class of that VC (network classes, or injection classes at the PE)
   int32_t arrived;   // portCode of the hop that brought it (its travel direction); -1 injected
-  uint32_t blocked_for;  // router clocks it has waited for an output VC here
+  uint32_t blocked_for;  // link clocks it has waited for an output VC here
   uint64_t header = 0;   // the packet's header fields, packed (docs/routing.md)
 };
 

@@ -47,7 +47,10 @@ struct SimParams {
   int32_t buffer_flits = 8;            // per input VC (NodeBufferSize)
   int32_t virtual_channels = 1;        // per network input port
   int32_t injection_virtual_channels = 1;
-  int32_t router_delay_clocks = 1;  // NodeHardwareDelay, in router clocks
+  int32_t router_delay_clocks = 1;  // NodeHardwareDelay, in router clocks (as reported)
+  // The same delay in link clocks, converted exactly by the compiler; -1: routers run on
+  // the network clock and it equals router_delay_clocks.
+  int32_t header_delay_clocks = -1;
   int32_t link_delay_clocks = 1;    // LinkDelay, in link clocks (>= 1)
   int32_t credit_delay_clocks = 1;  // CreditDelay, in link clocks (>= 1)
   double network_frequency_hz = 50e6;
@@ -95,6 +98,7 @@ struct SimParams {
   uint64_t token_classes = 0;
   std::vector<uint8_t> injection_vc_class;
   DeadlockHandling deadlock = DeadlockHandling::kDetect;
+  // In link clocks (the compiler converts DeadlockTimeout from router clocks).
   // A header blocked this long is suspected: the simulator looks for a wait-for cycle through
   // the blocked VCs (at most once per this many clocks), or under kDropAfterTimeout removes
   // it. 0 chooses 1000.

@@ -1,21 +1,25 @@
 // The main function of every generated simulator: command line, run, report, output files
 // and exit code (0 ok, 2 usage error, 3 runtime failure with results still written).
-//   SIM [--json FILE] [--seed N] [--set Param=Value]... [--quiet] [--help]
+//   SIM [--json FILE] [--seed N] [--param Name=Value]... [--quiet] [--help]
+// --param changes a converted parameter (abi_params.h); NDL parameters with units are set
+// through the checker: ndlc run FILE --set Name=Value.
 #pragma once
 
-#include <string>
-#include <string_view>
-
+#include "ndl/runtime/abi_params.h"
 #include "ndl/runtime/network_desc.h"
 #include "ndl/runtime/sim_params.h"
 
 namespace ndl::rt {
 
-int simulatorMain(int argc, char** argv, const NetworkDesc& desc, SimParams params);
+// A generated simulator's parameters: its compiled-in tables and the entry's conversion of
+// them (after any --param) into SimParams.
+struct ParamTables {
+  AbiValues values;
+  SimParams (*make)(const AbiValues&) = nullptr;
+};
 
-// Applies one `--set Param=Value` (NDL parameter names; times take clocks or a time unit,
-// see docs/runtime.md). Returns false with `error` set when the name or value is wrong.
-bool applySetting(SimParams& params, std::string_view name, std::string_view value,
-                  std::string* error);
+int simulatorMain(int argc, char** argv, const NetworkDesc& desc, const ParamTables& tables);
+// Parameters made in C++ (runtime tests): --param is refused.
+int simulatorMain(int argc, char** argv, const NetworkDesc& desc, SimParams params);
 
 }  // namespace ndl::rt
