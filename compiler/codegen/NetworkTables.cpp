@@ -63,7 +63,8 @@ std::vector<int32_t> classOfVc(const elab::VcClasses& c) {
   return out;
 }
 
-SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Network& network) {
+SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Network& network,
+                           bool distances) {
   const sema::Parameters& p = program.params;
   const elab::Graph& g = network.graph;
   SimulatorTables t;
@@ -160,12 +161,16 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
   i[NDL_P_ReportPairCount] = static_cast<int64_t>(p.reportPairs.size());
 
   // Distances for the report: exact when cheap, else left to the runtime.
-  elab::DistanceStats d = elab::graphDistances(g);
-  i[NDL_P_Diameter] = d.status == elab::AnalysisStatus::kOk ? d.diameter : -1;
-  t.f64[NDL_P_AvgDistance] =
-      d.status == elab::AnalysisStatus::kOk
-          ? static_cast<double>(d.avgDistance.num) / static_cast<double>(d.avgDistance.den)
-          : -1.0;
+  i[NDL_P_Diameter] = -1;
+  t.f64[NDL_P_AvgDistance] = -1.0;
+  if (distances) {
+    elab::DistanceStats d = elab::graphDistances(g);
+    if (d.status == elab::AnalysisStatus::kOk) {
+      i[NDL_P_Diameter] = d.diameter;
+      t.f64[NDL_P_AvgDistance] =
+          static_cast<double>(d.avgDistance.num) / static_cast<double>(d.avgDistance.den);
+    }
+  }
   t.f64[NDL_P_NetworkFrequencyHz] = p.networkHz.toDouble();
   t.f64[NDL_P_RouterFrequencyHz] = p.routerHz == p.networkHz ? 0.0 : p.routerHz.toDouble();
   t.f64[NDL_P_CreationRate] = p.creationRate.toDouble();

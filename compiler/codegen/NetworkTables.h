@@ -26,8 +26,11 @@ struct SimulatorTables {
   std::vector<int64_t> headerFields;  // per header field: offset, bits, lo, hi
 };
 
-// Needs: an elaborated network whose routing is resolved.
-SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Network& network);
+// Needs: an elaborated network whose routing is resolved. `distances`: compute the
+// network's diameter and mean distance for the report (all-pairs searches, the costly
+// part on large networks); without, they are -1, as for a network too large to search.
+SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Network& network,
+                           bool distances = true);
 
 // The tables as text, without the values of the entries a built simulator's --param may
 // change (NDL_ABI_RUNTIME_*): together with the program's definitions, everything that

@@ -109,7 +109,10 @@ int runRun(const BuildOptions& o, const std::vector<std::string>& simArgs) {
   if (!session.frontEnd(o)) return kExitInputError;
   FrontEndResult& r = session.result;
   DiagnosticEngine& diags = session.diags;
-  const codegen::SimulatorTables tables = codegen::makeTables(*r.checked, *r.network);
+  // Without the distances: they follow from the ports, which the key holds, and --param
+  // does not carry them; the build computes its own tables with them.
+  const codegen::SimulatorTables tables =
+      codegen::makeTables(*r.checked, *r.network, /*distances=*/false);
   const std::string key = cacheKey(o, *r.program, tables);
   fs::path dir = cacheRoot() / key;
   fs::path sim = dir / "simulator";

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
+#include "ndl/runtime/output_file.h"
 
 namespace ndl::rt {
 namespace {
@@ -201,13 +201,7 @@ nlohmann::json toJson(const Results& r) {
 }
 
 bool writeJson(const Results& r, const std::string& path, std::string* error) {
-  std::ofstream out(path, std::ios::binary);
-  if (out) out << toJson(r).dump(2) << '\n';
-  if (!out) {
-    if (error) *error = fmt::format("cannot write '{}'", path);
-    return false;
-  }
-  return true;
+  return writeFileAtomically(path, toJson(r).dump(2) + "\n", error);
 }
 
 }  // namespace ndl::rt

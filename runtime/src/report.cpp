@@ -3,19 +3,13 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
+#include "ndl/runtime/output_file.h"
 
 namespace ndl::rt {
 namespace {
 
 bool writeText(const std::string& text, const std::string& path, std::string* error) {
-  std::ofstream out(path, std::ios::binary);
-  if (out) out << text;
-  if (!out) {
-    if (error) *error = fmt::format("cannot write '{}'", path);
-    return false;
-  }
-  return true;
+  return writeFileAtomically(path, text, error);
 }
 
 std::string latencyLine(const char* name, const LatencySummary& s, double ns) {

@@ -154,6 +154,41 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
   bool progress_shown = false;
   int64_t last_move = 0;
   int64_t c = 0;
+  // Ctrl-C, SIGTERM and the progress line are polled by work done, not by clocks: every
+  // kPollWork router steps or clocks, so a network whose clock takes seconds still stops
+  // within milliseconds (a router step costs well under 1 us; at 256 of them a poll is
+  // far below 100 ms apart).
+  constexpr int64_t kPollWork = 256;
+  int64_t work = 0, next_poll = kPollWork;
+  bool stopped = false;
+  // The messages (or clocks) the run is heading for: the estimate of the time left.
+  const int64_t goal_messages =
+      params.measured_messages > 0 ? params.warmup_messages + params.measured_messages
+                                   : params.creation_max;
+  auto poll = [&] {
+    next_poll = work + kPollWork;
+    if (options.stop && *options.stop) return true;
+    if (!show_progress) return false;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - wall_start < std::chrono::seconds(2) ||
+        now - last_progress < std::chrono::milliseconds(500)) {
+      return false;
+    }
+    last_progress = now;
+    progress_shown = true;
+    const double elapsed = std::chrono::duration<double>(now - wall_start).count();
+    // Done so far as a fraction of the messages to deliver, else of the time limit.
+    double done = 0;
+    if (goal_messages > 0) done = static_cast<double>(stats.delivered()) / goal_messages;
+    if (time_limit != INT64_MAX) done = std::max(done, static_cast<double>(c) / time_limit);
+    std::string left = "time left unknown";
+    if (done > 0.001 && done < 1)
+      left = fmt::format("about {:.0f} s left", elapsed * (1 - done) / done);
+    std::fprintf(stderr, "\rndl: clock %lld, %lld messages delivered, %lld in flight, %s   ",
+                 static_cast<long long>(c), static_cast<long long>(stats.delivered()),
+                 static_cast<long long>(stats.inFlight()), left.c_str());
+    return false;
+  };
   out.status = RunStatus::kOk;
   // A routing failure stops the run at clock c; what was measured is kept.
   try {
@@ -166,6 +201,12 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
       router_ticks += net.routers();
       if (options.reverse_router_order) std::reverse(active.begin(), active.end());
       for (size_t i = 0; i < active.size(); ++i) {
+        if (++work >= next_poll && poll()) {
+          // Stopped part way through the clock: the routers not stepped stay active.
+          for (size_t j = i; j < active.size(); ++j) active[keep++] = active[j];
+          stopped = true;
+          break;
+        }
         const int32_t r = active[i];
         if (sources.pending(r)) sources.inject(r, c, store, stats, net);
         net.stepRouter(r, c, route, store, log);
@@ -236,21 +277,11 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
       }
       break;
     }
-    if ((c & 0xfff) == 0 && options.stop && *options.stop) {
+    if (stopped || (++work >= next_poll && poll())) {
       out.status = RunStatus::kInterrupted;
-      out.status_message = fmt::format("interrupted at clock {}; the results cover the run so far", c);
+      out.status_message =
+          fmt::format("interrupted at clock {}; the results cover the run so far", c);
       break;
-    }
-    if (show_progress && (c & 0xfff) == 0) {
-      const auto now = std::chrono::steady_clock::now();
-      if (now - wall_start > std::chrono::seconds(2) &&
-          now - last_progress > std::chrono::milliseconds(500)) {
-        last_progress = now;
-        progress_shown = true;
-        std::fprintf(stderr, "\rndl: clock %lld, %lld messages delivered, %lld in flight   ",
-                     static_cast<long long>(c), static_cast<long long>(stats.delivered()),
-                     static_cast<long long>(stats.inFlight()));
-      }
     }
   }
   } catch (const RoutingFailure& e) {

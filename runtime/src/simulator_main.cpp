@@ -89,9 +89,11 @@ int runMain(int argc, char** argv, const NetworkDesc& desc, const ParamTables* t
     // Ctrl-C ends the run at the next check; what was measured is written.
     g_interrupted = 0;
     std::signal(SIGINT, onInterrupt);
+    std::signal(SIGTERM, onInterrupt);  // a job scheduler's stop: the same clean end
     options.stop = &g_interrupted;
     results = sim.run(options);
     std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
   } catch (const std::invalid_argument& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;

@@ -1,7 +1,9 @@
 // Outputs: the JSON schema of spec 2.4, byte-identical results for equal seeds, the data
 // output file's sections, and the simulator command line with its exit codes.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -9,6 +11,7 @@
 
 #include "ndl/runtime/generated_abi.h"
 #include "ndl/runtime/json_output.h"
+#include "ndl/runtime/output_file.h"
 #include "ndl/runtime/report.h"
 #include "ndl/runtime/simulator_main.h"
 #include "test_networks.h"
@@ -244,6 +247,39 @@ TEST(SimulatorMain, RuntimeFailuresExitThreeWithResultsWritten) {
   j = nlohmann::json::parse(readFile(json2));
   EXPECT_EQ(j["status"], "time_limit");
   EXPECT_EQ(j["cycles"], 5000);
+}
+
+TEST(OutputFile, WrittenWholeOrNotAtAll) {
+  const std::string dir = ::testing::TempDir();
+  const std::string path = dir + "/ndl_rt_atomic.txt";
+  std::string error;
+  ASSERT_TRUE(writeFileAtomically(path, "first\n", &error)) << error;
+  ASSERT_TRUE(writeFileAtomically(path, "second\n", &error)) << error;
+  EXPECT_EQ(readFile(path), "second\n");  // replaced, not appended to
+  // A missing directory: a clear error naming the file and the reason, nothing left behind.
+  const std::string missing = dir + "/ndl_rt_no_such_dir/out.json";
+  EXPECT_FALSE(writeFileAtomically(missing, "x", &error));
+  EXPECT_NE(error.find("cannot write '" + missing + "': No such file or directory"),
+            std::string::npos)
+      << error;
+  // A full disk: /dev/full takes the open and refuses the data. (The temporary file is
+  // made beside the target, so write to a directory we own and point the target there.)
+  if (std::FILE* full = std::fopen("/dev/full", "wb")) {
+    std::fclose(full);
+    const std::string link = dir + "/ndl_rt_full";
+    std::remove(link.c_str());
+    EXPECT_EQ(::symlink("/dev/full", (link + ".tmp-" + std::to_string(::getpid())).c_str()), 0);
+    EXPECT_FALSE(writeFileAtomically(link, std::string(1 << 16, 'x'), &error));
+    EXPECT_NE(error.find("No space left on device"), std::string::npos) << error;
+    std::ifstream gone(link);
+    EXPECT_FALSE(gone.good());  // the target was never created
+  }
+}
+
+TEST(SimulatorMain, UnwritableJsonIsAnErrorAfterTheRun) {
+  const std::string missing = ::testing::TempDir() + "/ndl_rt_no_such_dir/out.json";
+  SimParams p = loaded();
+  EXPECT_EQ(runMain({"--quiet", "--json", missing}, makeTorus({4, 4}), p), 3);
 }
 
 }  // namespace

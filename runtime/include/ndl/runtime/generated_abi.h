@@ -55,8 +55,9 @@
   X(MessageMaxBits) X(QueueCapacity) X(QueueOverflow) X(AtomicVcAllocation) X(Pattern)          \
   X(DeadlockTimeoutClocks) X(Seed) X(WarmupMessages) X(MeasuredMessages) X(TimeLimitClocks)     \
   X(SamplingIntervalClocks)
-#define NDL_ABI_RUNTIME_F64(X) \
-  X(NetworkFrequencyHz) X(RouterFrequencyHz) X(CreationRate) X(CreationIntervalClocks) X(HotSpotShare)
+#define NDL_ABI_RUNTIME_F64(X)                                                  \
+  X(NetworkFrequencyHz) X(RouterFrequencyHz) X(CreationRate) X(CreationIntervalClocks) \
+      X(HotSpotShare)
 #define NDL_ABI_RUNTIME_STR(X) X(DataOutputFile) X(ScreenOutputFile)
 
 #define NDL_ABI_ENUM(Name) NDL_P_##Name,

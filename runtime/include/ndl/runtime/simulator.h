@@ -12,15 +12,18 @@
 namespace ndl::rt {
 
 struct RunOptions {
-  bool progress = false;  // a progress line on stderr once the run takes over ~2 s
+  // A progress line on stderr (a terminal only) once the run takes over 2 s, every 0.5 s:
+  // clock, messages delivered, in flight, and the time left when the run has a goal.
+  bool progress = false;
   // Stop condition used when none of creation_max, measured_messages and
   // time_limit_clocks is set.
   int64_t default_time_limit_clocks = 100000;
   // Visit active routers in the reverse order. Results must not change: the cycle is
   // two-phase. For tests of exactly that.
   bool reverse_router_order = false;
-  // Polled every 4096 clocks; when it becomes non-zero the run stops and
-  // reports what it measured (the simulators point it at their SIGINT flag).
+  // Polled every 256 router steps or clocks, whichever come first (so also within a
+  // long clock); when it becomes non-zero the run stops and reports what it measured
+  // (the simulators point it at their SIGINT and SIGTERM flag).
   const volatile int* stop = nullptr;
 };
 
