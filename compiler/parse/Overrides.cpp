@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+
 #include "compiler/parse/Loader.h"
 #include "compiler/parse/Parser.h"
 #include "compiler/parse/TextCheck.h"

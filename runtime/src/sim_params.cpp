@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 
 #include "ndl/runtime/flow_control.h"
 
@@ -90,9 +91,31 @@ std::string validate(const SimParams& p, int32_t nodes) {
     return "injection VCs must be 1..32";
   }
   if (p.router_delay_clocks < 0) return "router delay must not be negative";
-  if (p.header_delay_clocks < 0 && p.router_frequency_hz > 0 &&
-      p.router_frequency_hz != p.network_frequency_hz) {
+  const bool own_clock = p.router_frequency_hz > 0 && p.router_frequency_hz != p.network_frequency_hz;
+  if (p.header_delay_clocks < 0 && own_clock) {
     return "routers on a clock of their own need the header delay in link clocks";
+  }
+  // Values given in pairs (the compiler converts both; a simulator's --param takes them as
+  // given): one changed alone would be reported but not simulated, or the reverse.
+  if (p.header_delay_clocks >= 0) {
+    const int64_t expected =
+        own_clock ? static_cast<int64_t>(std::ceil(p.router_delay_clocks * p.network_frequency_hz /
+                                                       p.router_frequency_hz -
+                                                   1e-9))
+                  : p.router_delay_clocks;
+    if (p.header_delay_clocks != expected) {
+      return fmt::format("HeaderDelayClocks {} (link clocks) does not match RouterDelayClocks {} "
+                         "(router clocks, {} link clocks); change NodeHardwareDelay with ndlc run "
+                         "--set, which sets both",
+                         p.header_delay_clocks, p.router_delay_clocks, expected);
+    }
+  }
+  if (p.creation_process == CreationProcess::kBernoulli && p.creation_interval_clocks > 0 &&
+      std::abs(p.creation_rate - std::min(1.0, 1.0 / p.creation_interval_clocks)) >
+          1e-9 * p.creation_rate) {
+    return fmt::format("CreationIntervalClocks {} does not match CreationRate {}; change "
+                       "MessageCreationInterval with ndlc run --set, which sets both",
+                       p.creation_interval_clocks, p.creation_rate);
   }
   if (p.link_delay_clocks < 1) return "link delay must be at least 1 clock";
   if (p.credit_delay_clocks < 1) return "credit delay must be at least 1 clock";

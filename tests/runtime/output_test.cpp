@@ -249,6 +249,28 @@ TEST(SimulatorMain, RuntimeFailuresExitThreeWithResultsWritten) {
   EXPECT_EQ(j["cycles"], 5000);
 }
 
+TEST(SimParams, PairsMustAgree) {
+  // A creation interval and the rate it implies (the compiler gives both): one changed
+  // alone would be reported and not simulated.
+  SimParams p = loaded();
+  p.creation_interval_clocks = 50;
+  p.creation_rate = 0.02;
+  EXPECT_EQ(validate(p, 16), "");
+  p.creation_rate = 0.002;
+  EXPECT_NE(validate(p, 16).find("CreationIntervalClocks 50 does not match CreationRate 0.002"),
+            std::string::npos);
+  // The header delay in router and in link clocks.
+  SimParams d = loaded();
+  d.router_delay_clocks = 2;
+  d.header_delay_clocks = 2;
+  EXPECT_EQ(validate(d, 16), "");
+  d.network_frequency_hz = 100e6;
+  d.router_frequency_hz = 50e6;
+  EXPECT_NE(validate(d, 16).find("does not match"), std::string::npos);
+  d.header_delay_clocks = 4;
+  EXPECT_EQ(validate(d, 16), "");
+}
+
 TEST(OutputFile, WrittenWholeOrNotAtAll) {
   const std::string dir = ::testing::TempDir();
   const std::string path = dir + "/ndl_rt_atomic.txt";
