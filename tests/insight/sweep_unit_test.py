@@ -102,6 +102,73 @@ class Plot(unittest.TestCase):
             shutil.rmtree(d)
 
 
+class Replications(unittest.TestCase):
+    def test_student_t(self):
+        self.assertEqual(sw.t95(1), 12.706)
+        self.assertEqual(sw.t95(4), 2.776)
+        # Beyond the table: exact values 2.021 (40), 2.000 (60), 1.980 (120).
+        for df, exact in ((40, 2.021), (60, 2.000), (120, 1.980)):
+            self.assertAlmostEqual(sw.t95(df), exact, delta=0.002)
+        with self.assertRaises(ValueError):
+            sw.t95(0)
+
+    def test_mean_ci95(self):
+        m, half, n = sw.mean_ci95([1.0, 2.0, 3.0, 4.0, 5.0])
+        self.assertEqual((m, n), (3.0, 5))
+        # s = sqrt(2.5), s / sqrt(5) = 0.70711, t(4) = 2.776
+        self.assertAlmostEqual(half, 2.776 * (2.5 / 5) ** 0.5, places=12)
+        self.assertEqual(sw.mean_ci95([7.0]), (7.0, None, 1))
+        self.assertEqual(sw.mean_ci95([]), (None, None, 0))
+        self.assertEqual(sw.mean_ci95([2.0, 2.0, 2.0])[1], 0.0)
+
+    def make_sweep(self, d):
+        sweep = sw.Sweep("ndlc", d, seeds=3, quiet=True)
+        sweep.add_points("a.ndl", [{"MessageCreationInterval": "2usec"},
+                                   {"MessageCreationInterval": "10usec"}])
+        lat = {(0, 1): 100.0, (0, 2): 110.0, (0, 3): 120.0,
+               (1, 1): 50.0, (1, 2): 50.0, (1, 3): 80.0}
+        for p in sweep.points:
+            p.status = "ok"
+            p.flat = {"latency_ns.network.mean": lat[(p.group, p.seed)], "status": "ok"}
+        sweep.points[-1].status = "failed"   # seed 3 of the second point
+        sweep.points[-1].flat = {}
+        return sweep
+
+    def test_groups_and_seeds(self):
+        d = Path(tempfile.mkdtemp())
+        try:
+            sweep = self.make_sweep(d)
+            self.assertEqual([p.seed for p in sweep.points], [1, 2, 3, 1, 2, 3])
+            groups = sweep.groups()
+            self.assertEqual(len(groups), 2)
+            m, half, n = groups[0].stats("latency_ns.network.mean")
+            self.assertEqual((m, n), (110.0, 3))
+            self.assertAlmostEqual(half, 4.303 * 10.0 / 3 ** 0.5, places=9)
+            # A failed run does not count: two samples of 50.
+            self.assertEqual(groups[1].stats("latency_ns.network.mean"), (50.0, 0.0, 2))
+            self.assertEqual(groups[1].status(), "failed+ok")
+            self.assertIn("--seed", sweep.command(sweep.points[1]))
+            self.assertEqual(sweep.command(sweep.points[1])[-1], "2")
+            sweep.write_summary_csv(d / "summary.csv")
+            rows = list(csv.DictReader(open(d / "summary.csv", encoding="utf-8")))
+            self.assertEqual([r["MessageCreationInterval"] for r in rows], ["2usec", "10usec"])
+            self.assertEqual((rows[0]["runs"], rows[0]["ran"]), ("3", "3"))
+            self.assertEqual((rows[1]["runs"], rows[1]["ran"]), ("3", "2"))
+            self.assertEqual(float(rows[0]["latency_ns.network.mean"]), 110.0)
+            self.assertAlmostEqual(float(rows[0]["latency_ns.network.mean.ci95"]),
+                                   4.303 * 10.0 / 3 ** 0.5, places=9)
+            sweep.write_csv(d / "results.csv")
+            rows = list(csv.DictReader(open(d / "results.csv", encoding="utf-8")))
+            self.assertEqual([r["seed"] for r in rows], ["1", "2", "3", "1", "2", "3"])
+            # The plot draws the means with their intervals as error bars.
+            sw.plot_sweep(sweep, "latency_ns.network.mean", d / "p")
+            self.assertIn("yerrorlines", (d / "p.gp").read_text())
+            dat = (d / "p.dat").read_text().split("\n")
+            self.assertIn("50.0\t0.0\t10usec", "\n".join(dat))
+        finally:
+            shutil.rmtree(d)
+
+
 class CommandLine(unittest.TestCase):
     def run_main(self, *args):
         err = io.StringIO()
@@ -172,6 +239,28 @@ class CommandLine(unittest.TestCase):
         self.assertEqual(text.count("--set NetworkChannelWidth=16bit"), 2)
         self.assertIn(f" run -v {self.file} --set MessageCreationInterval=2usec "
                       "--set NetworkChannelWidth=16bit -- --json point.json --quiet", text)
+
+    def test_seeds_replicate_every_point(self):
+        out = io.StringIO()
+        old = sys.stdout
+        sys.stdout = out
+        try:
+            code, err = self.run_main(str(self.file), "--dry-run", "--seeds", "3",
+                                      "--seed", "5")
+        finally:
+            sys.stdout = old
+        self.assertEqual(code, 0, err)
+        text = out.getvalue()
+        self.assertEqual(text.count("point "), 12)
+        for seed in (5, 6, 7):
+            self.assertEqual(text.count(f"--quiet --seed {seed}\n"), 4)
+        code, err = self.run_main(str(self.file), "--dry-run", "--seeds", "1")
+        self.assertEqual(code, 2)
+        self.assertIn("--seeds needs 2 or more", err)
+        code, err = self.run_main(str(self.file), "--dry-run", "--seeds", "2",
+                                  "--param", "Seed=1,2")
+        self.assertEqual(code, 2)
+        self.assertIn("--seeds and a swept Seed", err)
 
     def test_no_sweep_no_param(self):
         plain = self.dir / "plain.ndl"

@@ -15,11 +15,18 @@ buffer size, seed, ...) share one build; a topology, routing or VC count
 makes another. Runs share a pool of --jobs workers; concurrent points that
 need the same new simulator build it once.
 
-Output in --out (default sweep-<stem>): results.csv (one row per point: the
-file, the swept parameters, status, then every JSON metric flattened with
-dotted names), plot.png and plot.svg (gnuplot: the metric against the first
-swept parameter, one line per combination of the others) and points/NNNN/
-(each run's command, JSON, report and stderr).
+With --seeds N every point runs N times, with seeds 1..N (or --seed S..
+S+N-1): independent replications, from which summary.csv gives each metric's
+mean and the half-width of its 95% Student-t confidence interval over the
+seeds (column `METRIC.ci95`), and the plot draws the means with those
+intervals as error bars.
+
+Output in --out (default sweep-<stem>): results.csv (one row per run: the
+file, the swept parameters, the seed when replicating, status, then every
+JSON metric flattened with dotted names), summary.csv (with --seeds),
+plot.png and plot.svg (gnuplot: the metric against the first swept
+parameter, one line per combination of the others) and points/NNNN/ (each
+run's command, JSON, report and stderr).
 
 Exit status: 0 every point ran (a run that stopped on a runtime failure,
 simulator exit 3, still ran and has results); 1 some builds or runs failed,
@@ -312,11 +319,40 @@ def get_metric(flat, metric):
 # ---------------------------------------------------------------------------
 # The sweep
 
+# Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom.
+T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+       2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+       2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
+
+
+def t95(df):
+    """The 97.5% quantile of Student's t with df degrees of freedom (beyond
+    the table, 1.96 + 2.4/df: within 0.002 of the exact value)."""
+    if df < 1:
+        raise ValueError("a confidence interval needs two samples or more")
+    return T95[df - 1] if df <= len(T95) else 1.96 + 2.4 / df
+
+
+def mean_ci95(values):
+    """(mean, half-width of the 95% confidence interval, n) of independent
+    samples; the half-width is None for fewer than two."""
+    n = len(values)
+    if n == 0:
+        return None, None, 0
+    m = math.fsum(values) / n
+    if n < 2:
+        return m, None, n
+    var = math.fsum((v - m) ** 2 for v in values) / (n - 1)
+    return m, t95(n - 1) * math.sqrt(var / n), n
+
+
 class Point:
-    def __init__(self, index, file, params):
+    def __init__(self, index, file, params, seed=None, group=None):
         self.index = index
         self.file = file          # Path of the program
         self.params = params      # name -> value text, in sweep order
+        self.seed = seed          # the simulator's --seed, None for the program's own
+        self.group = index if group is None else group  # replications share a group
         self.status = "pending"   # ok | <simulator status> | failed
         self.error = ""
         self.exit_code = None
@@ -324,13 +360,37 @@ class Point:
         self.seconds = 0.0
 
 
+class Group:
+    """The replications of one point of the grid (one run without --seeds)."""
+
+    def __init__(self, file, params, points):
+        self.file = file
+        self.params = params
+        self.points = points
+
+    def ran(self):
+        return [p for p in self.points if p.status != "failed"]
+
+    def stats(self, metric):
+        """(mean, ci95 half-width, n) of `metric` over the runs that have it."""
+        return mean_ci95([v for v in (get_metric(p.flat, metric) for p in self.ran())
+                          if v is not None])
+
+    def status(self):
+        statuses = sorted({p.status for p in self.points})
+        return statuses[0] if len(statuses) == 1 else "+".join(statuses)
+
+
 class Sweep:
     def __init__(self, ndlc, out, jobs=None, seed=None, stdlib=None, timeout=None,
-                 keep_json=True, quiet=False, stream=sys.stderr):
+                 keep_json=True, quiet=False, stream=sys.stderr, seeds=None):
         self.ndlc = ndlc
         self.out = Path(out).resolve()
         self.jobs = max(1, jobs or os.cpu_count() or 1)
         self.seed = seed
+        # seeds: how many replications of every point (seeds `seed`, seed+1,
+        # ...; 1, 2, ... without --seed); None runs each point once.
+        self.seeds = seeds
         self.stdlib = stdlib
         self.timeout = timeout
         self.keep_json = keep_json
@@ -348,14 +408,34 @@ class Sweep:
         self._tty = hasattr(stream, "isatty") and stream.isatty()
 
     # -- setup -------------------------------------------------------------
+    def seed_list(self):
+        if self.seeds is None:
+            return [self.seed]
+        first = 1 if self.seed is None else self.seed
+        return list(range(first, first + self.seeds))
+
     def add_points(self, file, grid):
-        """grid: list of dicts name -> value text (one per point)."""
+        """grid: list of dicts name -> value text (one per point); each point
+        runs once per seed of seed_list()."""
         for params in grid:
             for name in params:
                 if name not in self.param_names:
                     self.param_names.append(name)
-            self.points.append(Point(len(self.points), Path(file), dict(params)))
+            group = self._next_group()
+            for seed in self.seed_list():
+                self.points.append(Point(len(self.points), Path(file), dict(params),
+                                         seed=seed, group=group))
         self.multi_file = len({p.file for p in self.points}) > 1
+
+    def _next_group(self):
+        return (self.points[-1].group + 1) if self.points else 0
+
+    def groups(self):
+        """The points grouped by their replications, in grid order."""
+        by = {}
+        for p in self.points:
+            by.setdefault(p.group, []).append(p)
+        return [Group(ps[0].file, ps[0].params, ps) for ps in by.values()]
 
     def command(self, point):
         """ndlc run with the point's values as --set, the simulator's options after --."""
@@ -366,8 +446,8 @@ class Sweep:
         for name, value in point.params.items():
             cmd += ["--set", f"{name}={value}"]
         cmd += ["--", "--json", "point.json", "--quiet"]
-        if self.seed is not None:
-            cmd += ["--seed", str(self.seed)]
+        if point.seed is not None:
+            cmd += ["--seed", str(point.seed)]
         return cmd
 
     # -- running -----------------------------------------------------------
@@ -466,6 +546,8 @@ class Sweep:
     def describe(self, point):
         parts = [point.file.name] if self.multi_file else []
         parts += [f"{k}={v}" for k, v in point.params.items()]
+        if self.seeds is not None:
+            parts.append(f"seed {point.seed}")
         return ", ".join(parts)
 
     def counts(self):
@@ -499,26 +581,53 @@ class Sweep:
         self.stream.flush()
 
     # -- results -----------------------------------------------------------
-    def write_csv(self, path):
-        head = ["point"] + (["file"] if self.multi_file else []) + self.param_names + \
-               ["status", "exit_code", "error", "run_seconds"]
-        metric_cols = []
+    def metric_columns(self):
+        cols = []
         seen = set()
         for p in self.points:
             for k in p.flat:
                 if k not in seen:
                     seen.add(k)
-                    metric_cols.append(k)
-        metric_cols.sort(key=column_rank)
+                    cols.append(k)
+        cols.sort(key=column_rank)
+        return cols
+
+    def write_csv(self, path):
+        head = ["point"] + (["file"] if self.multi_file else []) + self.param_names + \
+               (["seed"] if self.seeds is not None else []) + \
+               ["status", "exit_code", "error", "run_seconds"]
+        metric_cols = self.metric_columns()
         with open(path, "w", newline="", encoding="utf-8") as f:
             w = csv.writer(f)
             w.writerow(head + metric_cols)
             for p in self.points:
                 row = [p.index] + ([p.file.name] if self.multi_file else [])
                 row += [p.params.get(n, "") for n in self.param_names]
+                row += [p.seed] if self.seeds is not None else []
                 row += [p.status, "" if p.exit_code is None else p.exit_code,
                         p.error.split("\n")[0], f"{p.seconds:.3f}"]
                 row += [csv_value(p.flat.get(k, "")) for k in metric_cols]
+                w.writerow(row)
+
+    def write_summary_csv(self, path):
+        """One row per point of the grid: the runs that ran, then every
+        numeric metric's mean over the seeds and its 95% CI half-width."""
+        metric_cols = [c for c in self.metric_columns()
+                       if any(get_metric(p.flat, c) is not None for p in self.points)]
+        head = ["group"] + (["file"] if self.multi_file else []) + self.param_names + \
+               ["runs", "ran", "status"]
+        for c in metric_cols:
+            head += [c, c + ".ci95"]
+        with open(path, "w", newline="", encoding="utf-8") as f:
+            w = csv.writer(f)
+            w.writerow(head)
+            for i, g in enumerate(self.groups()):
+                row = [i] + ([g.file.name] if self.multi_file else [])
+                row += [g.params.get(n, "") for n in self.param_names]
+                row += [len(g.points), len(g.ran()), g.status()]
+                for c in metric_cols:
+                    m, half, _ = g.stats(c)
+                    row += ["" if m is None else repr(m), "" if half is None else repr(half)]
                 w.writerow(row)
 
 
@@ -575,7 +684,8 @@ def plot(rows, x_param, metric, out_base, title, line_keys, x_values=None,
          log_x=None, log_y=None, y_label=None, x_label=None, size=(1000, 640),
          y_range=None, label_of=None):
     """Plots `metric` against `x_param` for `rows` (dicts: name -> value
-    text, plus '_metric'), one line per distinct tuple of `line_keys`.
+    text, plus '_metric' and optionally '_err', the half-width of an error
+    bar), one line per distinct tuple of `line_keys`.
     Writes out_base.png, out_base.svg and out_base.gp/.dat. Returns the list
     of files written, or raises RuntimeError if gnuplot fails."""
     out_base = Path(out_base)
@@ -588,10 +698,12 @@ def plot(rows, x_param, metric, out_base, title, line_keys, x_values=None,
         if r.get("_metric") is None or r[x_param] not in xpos:
             continue
         key = tuple(r.get(k, "") for k in line_keys)
-        lines.setdefault(key, []).append((xpos[r[x_param]], r["_metric"], r[x_param]))
+        lines.setdefault(key, []).append((xpos[r[x_param]], r["_metric"],
+                                          r.get("_err") or 0.0, r[x_param]))
     if not lines:
         raise RuntimeError("no point has a value of " + metric)
-    ys = [y for pts in lines.values() for _, y, _ in pts]
+    ys = [y for pts in lines.values() for _, y, _, _ in pts]
+    errors = any(e for pts in lines.values() for _, _, e, _ in pts)
     if log_y is None:
         lo_hi = [y for y in (y_range or ys) if y is not None] + ys
         pos = [y for y in lo_hi if y > 0]
@@ -602,8 +714,8 @@ def plot(rows, x_param, metric, out_base, title, line_keys, x_values=None,
     with open(dat, "w", encoding="utf-8") as f:
         for key, pts in lines.items():
             f.write(f"# {describe_key(line_keys, key)}\n")
-            for x, y, xt in sorted(pts):
-                f.write(f"{x!r}\t{y!r}\t{xt}\n")
+            for x, y, e, xt in sorted(pts):
+                f.write(f"{x!r}\t{y!r}\t{e!r}\t{xt}\n")
             f.write("\n\n")
     xl = x_label or (f"{x_param} ({unit})" if unit else x_param)
     yl = y_label or metric_label(metric)
@@ -645,7 +757,8 @@ def plot(rows, x_param, metric, out_base, title, line_keys, x_values=None,
     parts = []
     for i, key in enumerate(lines):
         label = (label_of(key) if label_of else describe_key(line_keys, key)) or yl
-        parts.append(f"{gp_string(str(dat))} index {i} using 1:2 with linespoints "
+        style = "using 1:2:3 with yerrorlines" if errors else "using 1:2 with linespoints"
+        parts.append(f"{gp_string(str(dat))} index {i} {style} "
                      f"lw 2 pt {(i % 13) + 1} title {gp_string(label)}")
     plot_cmd = "plot " + ", \\\n     ".join(parts)
     w, h = size
@@ -690,15 +803,17 @@ def plot_sweep(sweep, metric, out_base, title=None):
     x = sweep.param_names[0]
     keys = (["file"] if sweep.multi_file else []) + sweep.param_names[1:]
     rows = []
-    for p in sweep.points:
-        r = dict(p.params)
-        r["file"] = p.file.name
-        r["_metric"] = get_metric(p.flat, metric) if p.status != "failed" else None
+    for g in sweep.groups():
+        r = dict(g.params)
+        r["file"] = g.file.name
+        r["_metric"], r["_err"], _ = g.stats(metric)
         rows.append(r)
     x_values = list(dict.fromkeys(p.params[x] for p in sweep.points))
     if title is None:
         files = ", ".join(dict.fromkeys(p.file.name for p in sweep.points))
         title = f"{metric_label(metric)} against {x}: {files}"
+        if sweep.seeds is not None:
+            title += f" (mean of {sweep.seeds} seeds, 95% CI)"
     return plot(rows, x, metric, out_base, title, keys, x_values=x_values)
 
 
@@ -777,7 +892,11 @@ def parse_args(argv):
     ap.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1,
                     help="builds and runs at a time (default: the number of cores, %(default)s)")
     ap.add_argument("--out", "-o", help="output directory (default: sweep-<file stem>)")
-    ap.add_argument("--seed", type=int, help="pass --seed N to every run")
+    ap.add_argument("--seed", type=int, help="pass --seed N to every run (with --seeds, "
+                    "the first seed)")
+    ap.add_argument("--seeds", type=int, metavar="N",
+                    help="run every point with N seeds (1..N, or from --seed) and report "
+                         "means with 95%% confidence intervals (summary.csv, error bars)")
     ap.add_argument("--plot-y", default=DEFAULT_Y, metavar="METRIC",
                     help="JSON metric to plot, dotted (default %(default)s)")
     ap.add_argument("--no-plot", action="store_true", help="write the CSV only")
@@ -840,6 +959,10 @@ def main(argv=None):
     if args.jobs < 1:
         print("ndlc sweep: --jobs must be at least 1", file=sys.stderr)
         return 2
+    if args.seeds is not None and args.seeds < 2:
+        print("ndlc sweep: --seeds needs 2 or more (a confidence interval needs two "
+              "samples); for one run with a given seed use --seed", file=sys.stderr)
+        return 2
     out = args.out or f"sweep-{Path(args.files[0]).stem}"
     try:
         forms_known = list_forms(args.ndlc)
@@ -851,9 +974,11 @@ def main(argv=None):
         # Builds and runs happen in other directories: name files absolutely.
         args.files = [str(Path(f).resolve()) for f in args.files]
         plan = build_grid(args, forms_known)
+        if args.seeds is not None and any("Seed" in g for _, grid in plan for g in grid):
+            raise UsageError("--seeds and a swept Seed both choose the seed; give one")
         sweep = Sweep(args.ndlc, out, jobs=args.jobs, seed=args.seed, stdlib=args.stdlib,
                       timeout=args.timeout, keep_json=not args.no_keep_json,
-                      quiet=args.quiet)
+                      quiet=args.quiet, seeds=args.seeds)
         for f, grid in plan:
             sweep.add_points(f, grid)
     except UsageError as e:
@@ -878,6 +1003,9 @@ def main(argv=None):
     sweep.write_csv(csv_path)
     done, failed = sweep.counts()
     written = [csv_path]
+    if args.seeds is not None:
+        sweep.write_summary_csv(Path(out) / "summary.csv")
+        written.append(Path(out) / "summary.csv")
     plot_ok = True
     if not args.no_plot:
         try:
