@@ -1,27 +1,52 @@
 #!/usr/bin/env python3
-"""The full sweep of INSIGHT's evaluation (paper section 3.5, figures 4-12).
+"""INSIGHT's evaluation (paper section 3.5, figures 4-12), run as a reviewer
+would want it: every point with several seeds and 95% confidence intervals,
+under two methodologies, with the share of messages dropped on the figures
+and the studies that show what the drops and the model's choices do.
 
-Four networks (examples/insight/{torus2d,torus3d,hypercube,rdt}.ndl) x three
-flow controls x channel widths 16/32/64 bits x clocks 25/50/100 MHz x
-creation intervals 2/10/50/100 us: 432 runs, every value given with ndlc
-run --set (ndlc's build cache makes one simulator per network, width and
-clock, unless cached from an earlier sweep).
-Wormhole runs use 2-flit buffers (the paper gives no wormhole buffer size;
-2 flits is the least that keeps a link streaming over the 2-clock credit
-loop, and a packet-sized buffer would make wormhole the same as virtual
-cut-through with one VC); store-and-forward and cut-through use one packet.
+Networks: examples/insight/{torus2d,torus3d,hypercube,rdt}.ndl. The paper's
+nine figures use seven distinct settings (flow control, channel width,
+clock; figures 8 and 11 repeat figure 4), each at creation intervals
+2/10/50/100 us. Every value is given with ndlc run --set (ndlc's build cache
+makes one simulator per network and setting). Wormhole runs use 2-flit
+buffers (the paper gives no wormhole buffer size; 2 flits is the least that
+keeps a link streaming over the 2-clock credit loop).
+
+Methodologies:
+  published  as the paper: 10,000 messages in all (examples/insight/
+             workload.ndl), every message measured. At short intervals the
+             sources are done within a few hundred clocks: a burst and its
+             drain, not a steady load.
+  steady     the same load without end: 10,000 messages of warm-up, then
+             30,000 measured by arrival, the sources creating all along.
+
+Studies (published methodology, figures 4 and 5: store-and-forward and
+wormhole at 32 bits, 50 MHz):
+  drop       Drop (the packets of each wait-for cycle found) against
+             DropAfterTimeout (any header blocked DeadlockTimeout clocks) at
+             200, 1000 and 5000 clocks
+  control    deadlock-free controls: dateline classes on the tori (2 VCs,
+             DeadlockHandling Avoid), e-cube on the hypercube (1 VC, Avoid:
+             its channel dependencies have no cycle); the RDT's vector
+             routing has no deadlock-free VC scheme yet and has no control
+  hop        a 2-clock hop (NodeHardwareDelay 1clock) against the examples'
+             3 clocks (2-clock router and 1-clock link)
 
     bench/insight/run.sh [OUT_DIR]        (documented entry point)
     python3 bench/insight/paper_sweep.py --ndlc build/ndlc --out DIR [--docs docs]
+        [--seeds N] [--networks torus2d,...] [--methods published,steady]
+        [--studies drop,control,hop]
 
-Writes OUT/results.csv (every point, every metric), OUT/figNN.{png,svg} (the
-paper's figures 4-12 as our plots: mean network latency against the
-creation interval, one line per network), OUT/summary.md (the figures'
-numbers and the dropped share), and with --docs copies the figures to
-DOCS/insight-figNN.{png,svg}.
+Writes OUT/results.csv (every run), OUT/summary.csv (mean and 95% CI half-
+width of every metric per point), OUT/<method>-figNN.{png,svg} (linear axes,
+as the paper's) and <method>-figNN-log.{png,svg}, and OUT/summary.md (every
+table of docs/insight.md). With --docs it copies the PNGs to DOCS/insight/
+and replaces the generated sections of DOCS/insight.md (between
+`<!-- generated: NAME -->` and `<!-- end generated -->`).
 """
 import argparse
 import os
+import re
 import shutil
 import sys
 import time
@@ -37,11 +62,8 @@ NETWORKS = [  # file stem, legend
     ("hypercube", "12-D hypercube"),
     ("rdt", "RDT(2,4,1) 64×64"),
 ]
-FLOW = ["StoreAndForward", "Wormhole", "VirtualCutThrough"]
 FLOW_NAME = {"StoreAndForward": "store-and-forward", "Wormhole": "wormhole",
              "VirtualCutThrough": "virtual cut-through"}
-WIDTHS = ["16bit", "32bit", "64bit"]
-CLOCKS = ["25MHz", "50MHz", "100MHz"]
 INTERVALS = ["2usec", "10usec", "50usec", "100usec"]
 WORMHOLE_BUFFER = "2flit"
 
@@ -58,23 +80,93 @@ FIGURES = {
     12: ("StoreAndForward", "32bit", "100MHz"),
 }
 GROUPS = [(4, 5, 6), (7, 8, 9), (10, 11, 12)]
+SETTINGS = list(dict.fromkeys(FIGURES.values()))
+
+METHODS = {
+    "published": {},
+    "steady": {"MessageCreationMax": "1000000", "WarmupMessages": "10000",
+               "MeasuredMessages": "30000"},
+}
+METHOD_NAME = {"published": "published methodology (10,000 messages, burst and drain)",
+               "steady": "steady state (10,000 warm-up, 30,000 measured)"}
+
+# study -> [(variant name, {network stem or None for all: extra --set values})]
+STUDY_SETTINGS = [FIGURES[4], FIGURES[5]]
+STUDIES = {
+    "drop": [("Drop", {None: {}})] + [
+        (f"timeout {t}", {None: {"DeadlockHandling": "DropAfterTimeout",
+                                 "DeadlockTimeout": f"{t}clock"}})
+        for t in (200, 1000, 5000)],
+    "control": [("Drop, 1 VC", {None: {}}),
+                ("deadlock-free", {"torus2d": {"VirtualChannels": "2",
+                                               "DeadlockHandling": "Avoid"},
+                                   "torus3d": {"VirtualChannels": "2",
+                                               "DeadlockHandling": "Avoid"},
+                                   "hypercube": {"DeadlockHandling": "Avoid"}})],
+    "hop": [("3-clock hop", {None: {}}), ("2-clock hop", {None: {"NodeHardwareDelay": "1clock"}})],
+}
+
+LATENCY = sw.DEFAULT_Y
+DROPPED = "derived.dropped_share"
 
 
-def grid():
-    for fc in FLOW:
-        for width in WIDTHS:
-            for clock in CLOCKS:
+def setting_params(setting, interval):
+    fc, width, clock = setting
+    p = {"MessageCreationInterval": interval, "FlowControlMethod": fc,
+         "NetworkChannelWidth": width, "NetworkFrequency": clock}
+    if fc == "Wormhole":
+        p["NodeBufferSize"] = WORMHOLE_BUFFER
+    return p
+
+
+def plan(networks, methods, studies):
+    """[(meta, file, params)]: meta = (study, variant, network, setting, interval);
+    study is the methodology's name for the figures' points."""
+    out = []
+    seen = set()
+
+    def add(meta, stem, params):
+        key = (stem, tuple(sorted(params.items())))
+        out.append((meta, ROOT / "examples" / "insight" / f"{stem}.ndl", params, key in seen))
+        seen.add(key)
+
+    for method in methods:
+        for setting in SETTINGS:
+            for stem in networks:
                 for interval in INTERVALS:
-                    p = {"MessageCreationInterval": interval, "FlowControlMethod": fc,
-                         "NetworkChannelWidth": width, "NetworkFrequency": clock}
-                    if fc == "Wormhole":
-                        p["NodeBufferSize"] = WORMHOLE_BUFFER
-                    yield p
+                    params = dict(setting_params(setting, interval), **METHODS[method])
+                    add((method, "", stem, setting, interval), stem, params)
+    for study in studies:
+        for variant, extra in STUDIES[study]:
+            for setting in STUDY_SETTINGS:
+                for stem in networks:
+                    if stem not in extra and None not in extra:
+                        continue
+                    for interval in INTERVALS:
+                        params = dict(setting_params(setting, interval),
+                                      **extra.get(stem, extra.get(None, {})))
+                        add((study, variant, stem, setting, interval), stem, params)
+    return out
 
 
-def key(p):
-    return (p.file.stem, p.params["FlowControlMethod"], p.params["NetworkChannelWidth"],
-            p.params["NetworkFrequency"], p.params["MessageCreationInterval"])
+def cell(group, metric=LATENCY, drops=True):
+    if group is None:
+        return "—"
+    m, half, n = group.stats(metric)
+    if m is None:
+        return "failed"
+    text = f"{m:,.0f}" + (f" ± {half:,.0f}" if half is not None else "")
+    if drops:
+        d, _, _ = group.stats(DROPPED)
+        if d and d >= 0.0005:
+            text += f" ({100 * d:.0f}%)" if d >= 0.01 else f" ({100 * d:.1f}%)"
+    return text
+
+
+def table(header, rows):
+    lines = ["| " + " | ".join(header) + " |", "|---" * len(header) + "|"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return lines
 
 
 def main():
@@ -82,85 +174,162 @@ def main():
     ap.add_argument("--ndlc", default=sw.default_ndlc())
     ap.add_argument("--out", default=str(ROOT / "bench" / "insight" / "out"))
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--docs", help="copy the figures to DOCS/insight-figNN.{png,svg}")
-    ap.add_argument("--networks", default=",".join(n for n, _ in NETWORKS),
-                    help="comma-separated subset of " + ", ".join(n for n, _ in NETWORKS))
+    ap.add_argument("--seeds", type=int, default=5, help="seeds per point (default 5)")
+    ap.add_argument("--docs", help="copy the figures to DOCS/insight/ and refresh the "
+                    "generated sections of DOCS/insight.md")
+    ap.add_argument("--networks", default=",".join(n for n, _ in NETWORKS))
+    ap.add_argument("--methods", default=",".join(METHODS))
+    ap.add_argument("--studies", default=",".join(STUDIES), help="'' for none")
     args = ap.parse_args()
     out = Path(args.out)
-    chosen = args.networks.split(",")
-    sweep = sw.Sweep(args.ndlc, out, jobs=args.jobs, keep_json=False)
+    networks = [n for n, _ in NETWORKS if n in args.networks.split(",")]
+    methods = [m for m in args.methods.split(",") if m]
+    studies = [s for s in args.studies.split(",") if s]
+    for name, known in (("method", METHODS), ("study", STUDIES)):
+        for x in (methods if name == "method" else studies):
+            if x not in known:
+                sys.exit(f"paper_sweep: unknown {name} '{x}' (choose from {', '.join(known)})")
+    if args.seeds < 2:
+        sys.exit("paper_sweep: --seeds needs 2 or more for confidence intervals")
+
+    sweep = sw.Sweep(args.ndlc, out, jobs=args.jobs, keep_json=False, seeds=args.seeds)
+    metas = []
+    index_of = {}   # params key -> group index: a study's baseline is a figure's point
+    for meta, file, params, repeated in plan(networks, methods, studies):
+        key = (file, tuple(sorted(params.items())))
+        if repeated:
+            metas.append((meta, index_of[key]))
+            continue
+        index_of[key] = len(index_of)
+        metas.append((meta, index_of[key]))
+        sweep.add_points(file, [params])
     t0 = time.monotonic()
-    for stem, _ in NETWORKS:
-        if stem in chosen:
-            sweep.add_points(ROOT / "examples" / "insight" / f"{stem}.ndl", list(grid()))
-    print(f"paper sweep: {len(sweep.points)} points, {sweep.jobs} jobs", file=sys.stderr)
+    print(f"paper sweep: {len(index_of)} points × {args.seeds} seeds = {len(sweep.points)} "
+          f"runs, {sweep.jobs} jobs", file=sys.stderr)
     sweep.run()
     elapsed = time.monotonic() - t0
+    for p in sweep.points:
+        created = p.flat.get("messages.created")
+        if created:
+            p.flat[DROPPED] = (p.flat.get("messages.dropped") or 0) / created
     sweep.write_csv(out / "results.csv")
-    by_key = {key(p): p for p in sweep.points}
-    summary = [f"Full INSIGHT sweep: {len(sweep.points)} points, {sweep.builds} builds, "
-               f"{sweep.jobs} jobs, {elapsed:.0f} s wall "
-               f"({sum(p.status == 'failed' for p in sweep.points)} failed).", ""]
-    for group in GROUPS:
-        ys = [sw.get_metric(by_key[(n, *FIGURES[f], i)].flat, sw.DEFAULT_Y)
-              for f in group for n, _ in NETWORKS if n in chosen for i in INTERVALS
-              if (n, *FIGURES[f], i) in by_key]
-        ys = [y for y in ys if y]
-        y_range = (min(ys) / 1.25, max(ys) * 1.25) if ys else None
-        for fig in group:
-            fc, width, clock = FIGURES[fig]
+    sweep.write_summary_csv(out / "summary.csv")
+    groups = sweep.groups()
+    by = {meta: groups[i] for meta, i in metas}
+    failed = sum(p.status == "failed" for p in sweep.points)
+    legend = dict(NETWORKS)
+    sections = {}
+    figures = []
+
+    def header_row(first):
+        return [first] + [i.replace("usec", " µs") for i in INTERVALS]
+
+    for method in methods:
+        lines = []
+        for group in GROUPS:
+            for fig in group:
+                setting = FIGURES[fig]
+                fc, width, clock = setting
+                rows = []
+                for stem in networks:
+                    for interval in INTERVALS:
+                        g = by.get((method, "", stem, setting, interval))
+                        if g is None:
+                            continue
+                        m, half, _ = g.stats(LATENCY)
+                        d, _, _ = g.stats(DROPPED)
+                        rows.append({"MessageCreationInterval": interval, "file": stem,
+                                     "_metric": m, "_err": half,
+                                     "_label": f"{100 * d:.0f}%" if d and d >= 0.005 else ""})
+                title = (f"Fig. {fig}: mean network latency, {FLOW_NAME[fc]}, "
+                         f"{width[:-3]}-bit channels, {clock[:-3]} MHz — {method}, "
+                         f"{args.seeds} seeds, 95% CI, % dropped")
+                tops = [r["_metric"] + (r["_err"] or 0) for r in rows if r["_metric"]]
+                for log, suffix in ((False, ""), (True, "-log")):
+                    base = out / f"{method}-fig{fig:02d}{suffix}"
+                    # Linear axes start at 0, as the paper's do.
+                    y_range = None if log or not tops else (0, max(tops) * 1.08)
+                    try:
+                        sw.plot(rows, "MessageCreationInterval", LATENCY, base, title, ["file"],
+                                x_values=INTERVALS, log_x=log, log_y=log, y_range=y_range,
+                                x_label="message creation interval per node (µs)",
+                                label_of=lambda k: legend.get(k[0], k[0]))
+                        figures.append(base)
+                    except RuntimeError as e:
+                        print(f"{base.name}: {e}", file=sys.stderr)
+                lines += [f"Fig. {fig} ({FLOW_NAME[fc]}, {width[:-3]}-bit, {clock[:-3]} MHz): "
+                          "mean network latency in ns ± 95% CI (share dropped)", ""]
+                lines += table(header_row("network"),
+                               [[legend[s]] + [cell(by.get((method, "", s, setting, i)))
+                                               for i in INTERVALS] for s in networks])
+                lines.append("")
+        sections[f"{method}-tables"] = lines
+
+    for study in studies:
+        lines = []
+        for setting in STUDY_SETTINGS:
+            fc, width, clock = setting
+            lines += [f"{FLOW_NAME[fc].capitalize()}, {width[:-3]}-bit, {clock[:-3]} MHz: "
+                      "mean network latency in ns ± 95% CI (share dropped)", ""]
             rows = []
-            for p in sweep.points:
-                if (p.params["FlowControlMethod"], p.params["NetworkChannelWidth"],
-                        p.params["NetworkFrequency"]) != (fc, width, clock):
-                    continue
-                rows.append({"MessageCreationInterval": p.params["MessageCreationInterval"],
-                             "file": p.file.stem,
-                             "_metric": sw.get_metric(p.flat, sw.DEFAULT_Y)
-                             if p.status != "failed" else None})
-            legend = dict(NETWORKS)
-            title = (f"Fig. {fig}: mean network latency, {FLOW_NAME[fc]}, {width[:-3]}-bit "
-                     f"channels, {clock[:-3]} MHz")
-            try:
-                sw.plot(rows, "MessageCreationInterval", sw.DEFAULT_Y, out / f"fig{fig:02d}",
-                        title, ["file"], x_values=INTERVALS, log_x=True, y_range=y_range,
-                        x_label="message creation interval per node (µs)",
-                        label_of=lambda k: legend.get(k[0], k[0]))
-            except RuntimeError as e:
-                print(f"fig {fig}: {e}", file=sys.stderr)
-                continue
-            if args.docs:
-                for ext in ("png", "svg"):
-                    shutil.copy(out / f"fig{fig:02d}.{ext}",
-                                Path(args.docs) / f"insight-fig{fig:02d}.{ext}")
-            summary += [f"Fig. {fig} ({FLOW_NAME[fc]}, {width}, {clock}): mean network latency "
-                        "in ns (share of messages dropped)", "",
-                        "| network | " + " | ".join(i.replace("usec", " µs") for i in INTERVALS)
-                        + " |", "|---" * (len(INTERVALS) + 1) + "|"]
-            for n, name in NETWORKS:
-                cells = []
-                for i in INTERVALS:
-                    p = by_key.get((n, fc, width, clock, i))
-                    if p is None:
+            for stem in networks:
+                for variant, extra in STUDIES[study]:
+                    if stem not in extra and None not in extra:
+                        rows.append([legend[stem], variant] + ["—"] * len(INTERVALS))
                         continue
-                    y = sw.get_metric(p.flat, sw.DEFAULT_Y)
-                    created = p.flat.get("messages.created") or 0
-                    dropped = p.flat.get("messages.dropped") or 0
-                    if p.status == "failed" or y is None:
-                        cells.append("failed")
-                    else:
-                        cell = f"{y:,.0f}"
-                        if dropped:
-                            cell += f" ({100.0 * dropped / created:.0f}%)"
-                        cells.append(cell)
-                if cells:
-                    summary.append(f"| {name} | " + " | ".join(cells) + " |")
-            summary.append("")
+                    rows.append([legend[stem], variant] +
+                                [cell(by.get((study, variant, stem, setting, i)))
+                                 for i in INTERVALS])
+            lines += table(["network", "variant"] + header_row("")[1:], rows)
+            lines.append("")
+        sections[f"study-{study}"] = lines
+
+    steady = []
+    if "steady" in methods:
+        total = detected = 0
+        for (study, variant, stem, setting, interval), g in by.items():
+            if study != "steady":
+                continue
+            for p in g.ran():
+                total += 1
+                detected += bool(p.flat.get("steady_state.detected"))
+        steady = [f"Steady state detected (MSER truncation within the first half of the "
+                  f"measured series) in {detected} of {total} steady-state runs."]
+    sections["steady-check"] = steady
+
+    summary = [f"INSIGHT sweep: {len(index_of)} points, {args.seeds} seeds, "
+               f"{len(sweep.points)} runs, {sweep.builds} builds, {sweep.jobs} jobs, "
+               f"{elapsed:.0f} s wall ({failed} failed).", ""]
+    for name, lines in sections.items():
+        summary += [f"## {name}", ""] + lines + [""]
     (out / "summary.md").write_text("\n".join(summary) + "\n", encoding="utf-8")
     print("\n".join(summary))
-    failed = sum(p.status == "failed" for p in sweep.points)
+    if args.docs:
+        docs = Path(args.docs)
+        figdir = docs / "insight"
+        figdir.mkdir(parents=True, exist_ok=True)
+        for base in figures:
+            shutil.copy(base.with_suffix(".png"), figdir / base.with_suffix(".png").name)
+        sections["run"] = [summary[0]]
+        refresh_doc(docs / "insight.md", sections)
     print(f"paper sweep: {elapsed:.0f} s, {failed} failed; wrote {out}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def refresh_doc(path, sections):
+    """Replaces each `<!-- generated: NAME -->` ... `<!-- end generated -->`
+    block of the page with the section NAME of this run."""
+    text = path.read_text(encoding="utf-8")
+    pattern = re.compile(r"(<!-- generated: ([\w-]+) -->\n).*?(<!-- end generated -->)",
+                         re.S)
+
+    def repl(m):
+        lines = sections.get(m.group(2))
+        if lines is None:
+            return m.group(0)
+        return m.group(1) + "\n".join(lines).rstrip() + "\n" + m.group(3)
+
+    path.write_text(pattern.sub(repl, text), encoding="utf-8")
 
 
 if __name__ == "__main__":

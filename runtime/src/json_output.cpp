@@ -17,6 +17,10 @@ nlohmann::json latency(const LatencySummary& s, double scale) {
           {"count", s.count}};
 }
 
+double ratio(int64_t sum, int64_t count) {
+  return count ? static_cast<double>(sum) / static_cast<double>(count) : 0.0;
+}
+
 }  // namespace
 
 nlohmann::json toJson(const SimParams& p) {
@@ -75,16 +79,23 @@ nlohmann::json toJson(const Results& r) {
                            {"mean_network_latency_ns", d.mean_network_cycles * ns},
                            {"mean_message_latency_ns", d.mean_message_cycles * ns},
                            {"mean_network_latency_cycles", d.mean_network_cycles},
-                           {"mean_message_latency_cycles", d.mean_message_cycles}});
+                           {"mean_message_latency_cycles", d.mean_message_cycles},
+                           {"packets", d.packets},
+                           {"mean_packet_latency_ns", d.mean_packet_cycles * ns},
+                           {"mean_packet_latency_cycles", d.mean_packet_cycles}});
   }
   json pairs = json::array();
   for (const PairRow& p : r.pairs) {
     pairs.push_back({{"src", p.src},
                      {"dst", p.dst},
                      {"latency_cycles",
-                      {{"network", latency(p.network, 1)}, {"message", latency(p.message, 1)}}},
+                      {{"network", latency(p.network, 1)},
+                       {"message", latency(p.message, 1)},
+                       {"packet", latency(p.packet, 1)}}},
                      {"latency_ns",
-                      {{"network", latency(p.network, ns)}, {"message", latency(p.message, ns)}}}});
+                      {{"network", latency(p.network, ns)},
+                       {"message", latency(p.message, ns)},
+                       {"packet", latency(p.packet, ns)}}}});
   }
   json nodes = json::array();
   json per_node_collisions = json::array();
@@ -95,6 +106,10 @@ nlohmann::json toJson(const Results& r) {
                      {"received", x.received},
                      {"refused", x.refused},
                      {"collisions", x.collisions},
+                     {"sent_collisions_per_packet", ratio(x.sent_packet_collisions,
+                                                          x.sent_measured_packets)},
+                     {"sent_collisions_per_message", ratio(x.sent_message_collisions,
+                                                           x.sent_measured_messages)},
                      {"dropped_packets", x.dropped_packets},
                      {"injected_flits", x.injected_flits},
                      {"delivered_flits", x.delivered_flits},
@@ -112,6 +127,7 @@ nlohmann::json toJson(const Results& r) {
                       {"arrived", x.arrived},
                       {"arrived_bits", x.arrived_bits},
                       {"in_network", x.in_network},
+                      {"in_network_bits", x.in_network_bits},
                       {"flits_in_network", x.flits_in_network},
                       {"delivered_flits", x.delivered_flits}});
   }

@@ -86,18 +86,20 @@ std::string formatReport(const Results& r) {
     s += "steady state: too few measured messages for batch means\n";
   }
   if (!r.by_distance.empty()) {
-    s += "by distance:  hops  messages  network latency  message latency (clocks)\n";
+    s += "by distance:  hops  messages  network latency  message latency   packets  packet "
+         "latency (clocks)\n";
     for (const DistanceRow& d : r.by_distance) {
-      s += fmt::format("              {:>4}  {:>8}  {:>15.2f}  {:>15.2f}\n", d.hops, d.count,
-                       d.mean_network_cycles, d.mean_message_cycles);
+      s += fmt::format("              {:>4}  {:>8}  {:>15.2f}  {:>15.2f}  {:>8}  {:>14.2f}\n",
+                       d.hops, d.count, d.mean_network_cycles, d.mean_message_cycles, d.packets,
+                       d.mean_packet_cycles);
     }
   }
   for (const PairRow& pr : r.pairs) {
     s += fmt::format(
         "pair {} -> {}: {} messages, network mean {:.2f} p99 {}, message mean "
-        "{:.2f} p99 {} clocks\n",
+        "{:.2f} p99 {}; {} packets, mean {:.2f} p99 {} clocks\n",
         pr.src, pr.dst, pr.network.count, pr.network.mean, pr.network.p99, pr.message.mean,
-        pr.message.p99);
+        pr.message.p99, pr.packet.count, pr.packet.mean, pr.packet.p99);
   }
   return s;
 }
@@ -123,33 +125,39 @@ std::string formatDataOutput(const Results& r) {
                    r.offered_flits_per_node_cycle, r.accepted_flits_per_node_cycle);
   s += fmt::format("[series]\t{}\n", r.sampling_interval_clocks);
   s += "end_cycle\tcreated\tinjected\tinjected_bits\tarrived\tarrived_bits\tin_network"
-       "\tflits_in_network\tdelivered_flits\n";
+       "\tin_network_bits\tflits_in_network\tdelivered_flits\n";
   for (const SeriesRow& x : r.series) {
-    s += fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", x.end_cycle, x.created, x.injected,
-                     x.injected_bits, x.arrived, x.arrived_bits, x.in_network, x.flits_in_network,
-                     x.delivered_flits);
+    s += fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", x.end_cycle, x.created,
+                     x.injected, x.injected_bits, x.arrived, x.arrived_bits, x.in_network,
+                     x.in_network_bits, x.flits_in_network, x.delivered_flits);
   }
   s += "[nodes]\n";
   s += "node\tsent\treceived\trefused\tcollisions\tdropped_packets\tinjected_flits"
-       "\tdelivered_flits\n";
+       "\tdelivered_flits\tsent_packets\tsent_packet_collisions\tsent_messages"
+       "\tsent_message_collisions\n";
   for (size_t n = 0; n < r.per_node.size(); ++n) {
     const NodeRow& x = r.per_node[n];
-    s += fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", n, x.sent, x.received, x.refused,
-                     x.collisions, x.dropped_packets, x.injected_flits, x.delivered_flits);
+    s += fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", n, x.sent, x.received,
+                     x.refused, x.collisions, x.dropped_packets, x.injected_flits,
+                     x.delivered_flits, x.sent_measured_packets, x.sent_packet_collisions,
+                     x.sent_measured_messages, x.sent_message_collisions);
   }
   s += "[distance]\n";
-  s += "hops\tmessages\tmean_network_cycles\tmean_message_cycles\n";
+  s += "hops\tmessages\tmean_network_cycles\tmean_message_cycles\tpackets\tmean_packet_cycles\n";
   for (const DistanceRow& d : r.by_distance) {
-    s += fmt::format("{}\t{}\t{:.4f}\t{:.4f}\n", d.hops, d.count, d.mean_network_cycles,
-                     d.mean_message_cycles);
+    s += fmt::format("{}\t{}\t{:.4f}\t{:.4f}\t{}\t{:.4f}\n", d.hops, d.count,
+                     d.mean_network_cycles, d.mean_message_cycles, d.packets,
+                     d.mean_packet_cycles);
   }
   s += "[pairs]\n";
   s += "src\tdst\tmessages\tnetwork_mean\tnetwork_p50\tnetwork_p99\tnetwork_max\tmessage_mean"
-       "\tmessage_p50\tmessage_p99\tmessage_max\n";
+       "\tmessage_p50\tmessage_p99\tmessage_max\tpackets\tpacket_mean\tpacket_p50\tpacket_p99"
+       "\tpacket_max\n";
   for (const PairRow& p : r.pairs) {
-    s += fmt::format("{}\t{}\t{}\t{:.4f}\t{}\t{}\t{}\t{:.4f}\t{}\t{}\t{}\n", p.src, p.dst,
-                     p.network.count, p.network.mean, p.network.p50, p.network.p99, p.network.max,
-                     p.message.mean, p.message.p50, p.message.p99, p.message.max);
+    s += fmt::format("{}\t{}\t{}\t{:.4f}\t{}\t{}\t{}\t{:.4f}\t{}\t{}\t{}\t{}\t{:.4f}\t{}\t{}\t{}\n",
+                     p.src, p.dst, p.network.count, p.network.mean, p.network.p50, p.network.p99,
+                     p.network.max, p.message.mean, p.message.p50, p.message.p99, p.message.max,
+                     p.packet.count, p.packet.mean, p.packet.p50, p.packet.p99, p.packet.max);
   }
   return s;
 }

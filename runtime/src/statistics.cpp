@@ -34,6 +34,7 @@ void Statistics::onRefused(int32_t node, int64_t flits) {
 
 void Statistics::onMessageInjected(const Message& m) {
   ++in_network_;
+  in_network_bits_ += m.length_bits;
   ++current_.injected;
   current_.injected_bits += m.length_bits;
 }
@@ -44,10 +45,20 @@ void Statistics::onPacketDelivered(const Packet& p, int64_t c) {
   current_.delivered_flits += p.len;
   per_node_[p.dst].delivered_flits += p.len;
   if (!measuring()) return;
-  packet_.add(c - p.head_entry);
+  const int64_t latency = c - p.head_entry;
+  packet_.add(latency);
   ++measured_packets_;
   measured_hops_ += p.hops;
   packet_collisions_ += p.collisions;
+  NodeRow& sender = per_node_[p.src];
+  sender.sent_packet_collisions += p.collisions;
+  ++sender.sent_measured_packets;
+  DistanceAcc& d = distance(p.hops);
+  ++d.packets;
+  d.packet += static_cast<double>(latency);
+  for (size_t i = 0; i < pair_keys_.size(); ++i) {
+    if (pair_keys_[i].first == p.src && pair_keys_[i].second == p.dst) pairs_[i].packet.add(latency);
+  }
 }
 
 void Statistics::onPacketDropped(const Packet& p, int32_t at_node) {
@@ -57,6 +68,7 @@ void Statistics::onPacketDropped(const Packet& p, int32_t at_node) {
 
 void Statistics::onMessageResolved(const Message& m, int64_t c) {
   --in_network_;
+  in_network_bits_ -= m.length_bits;
   if (m.dropped > 0) {
     ++dropped_;
     return;
@@ -80,8 +92,9 @@ void Statistics::onMessageResolved(const Message& m, int64_t c) {
   message_.add(msg);
   batches_.add(static_cast<double>(msg));
   message_collisions_ += m.collisions;
-  if (by_distance_.size() <= m.max_hops) by_distance_.resize(m.max_hops + 1);
-  DistanceAcc& d = by_distance_[m.max_hops];
+  ++per_node_[m.src].sent_measured_messages;
+  per_node_[m.src].sent_message_collisions += m.collisions;
+  DistanceAcc& d = distance(m.max_hops);
   ++d.count;
   d.network += static_cast<double>(net);
   d.message += static_cast<double>(msg);
@@ -101,6 +114,7 @@ void Statistics::onMessageResolved(const Message& m, int64_t c) {
 void Statistics::sample(int64_t end_cycle, int64_t flits_in_network) {
   current_.end_cycle = end_cycle;
   current_.in_network = in_network_;
+  current_.in_network_bits = in_network_bits_;
   current_.flits_in_network = flits_in_network;
   series_.push_back(current_);
   current_ = SeriesRow{};
@@ -152,14 +166,16 @@ void Statistics::finish(int64_t cycles, int64_t flits_in_network,
   out.by_distance.clear();
   for (size_t h = 0; h < by_distance_.size(); ++h) {
     const DistanceAcc& d = by_distance_[h];
-    if (d.count == 0) continue;
-    out.by_distance.push_back(
-        {static_cast<int32_t>(h), d.count, d.network / d.count, d.message / d.count});
+    if (d.count == 0 && d.packets == 0) continue;
+    out.by_distance.push_back({static_cast<int32_t>(h), d.count,
+                               d.count ? d.network / d.count : 0.0,
+                               d.count ? d.message / d.count : 0.0, d.packets,
+                               d.packets ? d.packet / d.packets : 0.0});
   }
   out.pairs.clear();
   for (size_t i = 0; i < pair_keys_.size(); ++i) {
     out.pairs.push_back({pair_keys_[i].first, pair_keys_[i].second, pairs_[i].network.summary(),
-                         pairs_[i].message.summary()});
+                         pairs_[i].message.summary(), pairs_[i].packet.summary()});
   }
   out.collisions_total = 0;
   for (size_t n = 0; n < per_node_.size(); ++n) {

@@ -82,9 +82,20 @@ TEST(Json, HasEveryKeyOfTheSpec) {
   EXPECT_TRUE(j["hops"].contains("mean"));
   ASSERT_TRUE(j["by_distance"].is_array());
   ASSERT_FALSE(j["by_distance"].empty());
-  for (const char* key : {"hops", "count", "mean_network_latency_ns"}) {
+  for (const char* key : {"hops", "count", "mean_network_latency_ns", "packets",
+                          "mean_packet_latency_ns", "mean_packet_latency_cycles"}) {
     EXPECT_TRUE(j["by_distance"][0].contains(key)) << key;
   }
+  // INSIGHT's packet latency per pair, collisions per node by message and packet, and
+  // residual load in messages and length.
+  ASSERT_EQ(j["pairs"].size(), 2u);
+  EXPECT_TRUE(j["pairs"][0]["latency_cycles"].contains("packet"));
+  EXPECT_TRUE(j["pairs"][0]["latency_ns"].contains("packet"));
+  for (const char* key : {"sent_collisions_per_packet", "sent_collisions_per_message"}) {
+    EXPECT_TRUE(j["nodes"][0].contains(key)) << key;
+  }
+  ASSERT_FALSE(j["series"]["rows"].empty());
+  EXPECT_TRUE(j["series"]["rows"][0].contains("in_network_bits"));
   EXPECT_TRUE(j["collisions"].contains("total"));
   EXPECT_TRUE(j["collisions"].contains("per_packet_mean"));
   // A 4x4 torus: 32 bidirectional links, diameter 4, and 16 nodes.

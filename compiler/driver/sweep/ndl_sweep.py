@@ -384,7 +384,9 @@ class Group:
 class Sweep:
     def __init__(self, ndlc, out, jobs=None, seed=None, stdlib=None, timeout=None,
                  keep_json=True, quiet=False, stream=sys.stderr, seeds=None):
-        self.ndlc = ndlc
+        # Runs happen in each point's directory: a relative path to ndlc is
+        # taken from here (a bare name is looked up in PATH).
+        self.ndlc = str(Path(ndlc).resolve()) if os.sep in str(ndlc) else ndlc
         self.out = Path(out).resolve()
         self.jobs = max(1, jobs or os.cpu_count() or 1)
         self.seed = seed
@@ -684,8 +686,9 @@ def plot(rows, x_param, metric, out_base, title, line_keys, x_values=None,
          log_x=None, log_y=None, y_label=None, x_label=None, size=(1000, 640),
          y_range=None, label_of=None):
     """Plots `metric` against `x_param` for `rows` (dicts: name -> value
-    text, plus '_metric' and optionally '_err', the half-width of an error
-    bar), one line per distinct tuple of `line_keys`.
+    text, plus '_metric', optionally '_err', the half-width of an error
+    bar, and '_label', a text printed above the point), one line per
+    distinct tuple of `line_keys`.
     Writes out_base.png, out_base.svg and out_base.gp/.dat. Returns the list
     of files written, or raises RuntimeError if gnuplot fails."""
     out_base = Path(out_base)
@@ -694,9 +697,12 @@ def plot(rows, x_param, metric, out_base, title, line_keys, x_values=None,
     categorical = numeric is None
     xpos = {v: (i if categorical else numeric[i]) for i, v in enumerate(xs_text)}
     lines = {}
+    labels = []
     for r in rows:
         if r.get("_metric") is None or r[x_param] not in xpos:
             continue
+        if r.get("_label"):
+            labels.append((xpos[r[x_param]], r["_metric"], str(r["_label"])))
         key = tuple(r.get(k, "") for k in line_keys)
         lines.setdefault(key, []).append((xpos[r[x_param]], r["_metric"],
                                           r.get("_err") or 0.0, r[x_param]))
@@ -760,6 +766,13 @@ def plot(rows, x_param, metric, out_base, title, line_keys, x_values=None,
         style = "using 1:2:3 with yerrorlines" if errors else "using 1:2 with linespoints"
         parts.append(f"{gp_string(str(dat))} index {i} {style} "
                      f"lw 2 pt {(i % 13) + 1} title {gp_string(label)}")
+    if labels:
+        lab = out_base.with_suffix(".labels.dat")
+        with open(lab, "w", encoding="utf-8") as f:
+            for x, y, text in labels:
+                f.write(f"{x!r}\t{y!r}\t{text}\n")
+        parts.append(f"{gp_string(str(lab))} using 1:2:3 with labels offset char 0,0.9 "
+                     "font ',9' textcolor rgb '#444444' notitle")
     plot_cmd = "plot " + ", \\\n     ".join(parts)
     w, h = size
     if len(lines) > 6:

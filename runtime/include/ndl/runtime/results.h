@@ -42,11 +42,14 @@ struct PacketCounts {
   int64_t in_flight = 0;
 };
 
+// Messages by their largest packet hop count, packets by their own hop count.
 struct DistanceRow {
   int32_t hops = 0;
   uint64_t count = 0;  // messages
   double mean_network_cycles = 0;
   double mean_message_cycles = 0;
+  uint64_t packets = 0;
+  double mean_packet_cycles = 0;
 };
 
 struct PairRow {
@@ -54,6 +57,7 @@ struct PairRow {
   int32_t dst = 0;
   LatencySummary network;  // clocks
   LatencySummary message;
+  LatencySummary packet;
 };
 
 // One sampling interval (SimulationInterval) of the time series.
@@ -64,7 +68,8 @@ struct SeriesRow {
   int64_t injected_bits = 0;  // their total length
   int64_t arrived = 0;        // messages delivered
   int64_t arrived_bits = 0;
-  int64_t in_network = 0;  // messages injected and not yet resolved, at the end
+  int64_t in_network = 0;       // messages injected and not yet resolved, at the end
+  int64_t in_network_bits = 0;  // their total length (INSIGHT's residual load)
   int64_t flits_in_network = 0;
   int64_t delivered_flits = 0;
 };
@@ -73,7 +78,13 @@ struct SeriesRow {
 struct NodeRow {
   int64_t injected_flits = 0;
   int64_t delivered_flits = 0;
-  int64_t collisions = 0;
+  int64_t collisions = 0;       // packets held at this router (counted once per packet)
+  // INSIGHT's collisions per node of messages and of packets: those of the measured packets
+  // and messages this node sent, wherever they were held (a message's are its packets').
+  int64_t sent_packet_collisions = 0;
+  int64_t sent_message_collisions = 0;
+  uint32_t sent_measured_packets = 0;
+  uint32_t sent_measured_messages = 0;
   uint32_t sent = 0;      // messages created and accepted at this node
   uint32_t received = 0;  // messages delivered to this node
   uint32_t refused = 0;

@@ -61,6 +61,7 @@ class Statistics {
   int64_t created_ = 0, delivered_ = 0, dropped_ = 0, refused_ = 0;
   int64_t packets_created_ = 0, packets_delivered_ = 0, packets_dropped_ = 0;
   int64_t in_network_ = 0;
+  int64_t in_network_bits_ = 0;
   Counters total_;
   Counters at_open_;
   Counters at_close_;
@@ -76,13 +77,19 @@ class Statistics {
   int64_t packet_collisions_ = 0;
   int64_t message_collisions_ = 0;
   struct DistanceAcc {
-    uint64_t count = 0;
+    uint64_t count = 0;  // messages
     double network = 0;
     double message = 0;
+    uint64_t packets = 0;
+    double packet = 0;
   };
+  DistanceAcc& distance(uint32_t hops) {
+    if (by_distance_.size() <= hops) by_distance_.resize(hops + 1);
+    return by_distance_[hops];
+  }
   std::vector<DistanceAcc> by_distance_;
   struct PairAcc {
-    LatencyHistogram network, message;
+    LatencyHistogram network, message, packet;
   };
   std::vector<PairAcc> pairs_;
   BatchSeries batches_;
