@@ -4,7 +4,8 @@ would want it: every point with several seeds and 95% confidence intervals,
 under two methodologies, with the share of messages dropped on the figures
 and the studies that show what the drops and the model's choices do.
 
-Networks: examples/insight/{torus2d,torus3d,hypercube,rdt}.ndl. The paper's
+Networks: examples/insight/{torus2d,torus3d,hypercube,rdt}.ndl, and the RDT
+with shortest-path routes (stdlib ShortestPath) beside its vector routing. The paper's
 nine figures use seven distinct settings (flow control, channel width,
 clock; figures 8 and 11 repeat figure 4), each at creation intervals
 2/10/50/100 us. Every value is given with ndlc run --set (ndlc's build cache
@@ -17,8 +18,10 @@ Methodologies:
              workload.ndl), every message measured. At short intervals the
              sources are done within a few hundred clocks: a burst and its
              drain, not a steady load.
-  steady     the same load without end: 10,000 messages of warm-up, then
-             30,000 measured by arrival, the sources creating all along.
+  steady     the same load without end: 5,000 messages of warm-up, then
+             15,000 measured by arrival, the sources creating all along; a
+             run that has not delivered them in three times the time the
+             sources take to offer them is saturated (status time_limit).
 
 Studies (published methodology, figures 4 and 5: store-and-forward and
 wormhole at 32 bits, 50 MHz):
@@ -56,12 +59,22 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "compiler" / "driver" / "sweep"))
 import ndl_sweep as sw  # noqa: E402
 
-NETWORKS = [  # file stem, legend
+NETWORKS = [  # name, legend
     ("torus2d", "2-D torus 64×64"),
     ("torus3d", "3-D torus 16×16×16"),
     ("hypercube", "12-D hypercube"),
     ("rdt", "RDT(2,4,1) 64×64"),
+    ("rdt-minimal", "RDT, shortest paths"),
 ]
+# name -> (file stem, extra --set values): the RDT with routes of the graph's
+# own shortest paths (stdlib ShortestPath, the lowest port first: as
+# deterministic as vector routing) beside the paper's vector routing.
+VARIANTS = {"rdt-minimal": ("rdt", {"RoutingAlgorithm": "ShortestPath", "Selection": "First"})}
+
+
+def network_file(name):
+    stem, extra = VARIANTS.get(name, (name, {}))
+    return ROOT / "examples" / "insight" / f"{stem}.ndl", extra
 FLOW_NAME = {"StoreAndForward": "store-and-forward", "Wormhole": "wormhole",
              "VirtualCutThrough": "virtual cut-through"}
 INTERVALS = ["2usec", "10usec", "50usec", "100usec"]
@@ -82,13 +95,21 @@ FIGURES = {
 GROUPS = [(4, 5, 6), (7, 8, 9), (10, 11, 12)]
 SETTINGS = list(dict.fromkeys(FIGURES.values()))
 
+STEADY_WARMUP, STEADY_MEASURED = 5000, 15000
 METHODS = {
     "published": {},
-    "steady": {"MessageCreationMax": "1000000", "WarmupMessages": "10000",
-               "MeasuredMessages": "30000"},
+    "steady": {"MessageCreationMax": "1000000", "WarmupMessages": str(STEADY_WARMUP),
+               "MeasuredMessages": str(STEADY_MEASURED)},
 }
-METHOD_NAME = {"published": "published methodology (10,000 messages, burst and drain)",
-               "steady": "steady state (10,000 warm-up, 30,000 measured)"}
+
+
+def steady_time_limit(interval):
+    """Three times the time the sources need to offer the warm-up and measured
+    messages (4,096 nodes): a network that accepts less than a third of its
+    offered load stops there with status time_limit, reported as saturated,
+    instead of filling its injection queues for ever."""
+    us = float(interval.replace("usec", ""))
+    return f"{3 * (STEADY_WARMUP + STEADY_MEASURED) * us / 4096:.3f}usec"
 
 # study -> [(variant name, {network stem or None for all: extra --set values})]
 STUDY_SETTINGS = [FIGURES[4], FIGURES[5]]
@@ -125,9 +146,11 @@ def plan(networks, methods, studies):
     out = []
     seen = set()
 
-    def add(meta, stem, params):
-        key = (stem, tuple(sorted(params.items())))
-        out.append((meta, ROOT / "examples" / "insight" / f"{stem}.ndl", params, key in seen))
+    def add(meta, name, params):
+        file, extra = network_file(name)
+        params = dict(params, **extra)
+        key = (file, tuple(sorted(params.items())))
+        out.append((meta, file, params, key in seen))
         seen.add(key)
 
     for method in methods:
@@ -135,6 +158,8 @@ def plan(networks, methods, studies):
             for stem in networks:
                 for interval in INTERVALS:
                     params = dict(setting_params(setting, interval), **METHODS[method])
+                    if method == "steady":
+                        params["SimulationTime"] = steady_time_limit(interval)
                     add((method, "", stem, setting, interval), stem, params)
     for study in studies:
         for variant, extra in STUDIES[study]:
@@ -149,13 +174,22 @@ def plan(networks, methods, studies):
     return out
 
 
+def saturated(group):
+    return any(p.status == "time_limit" for p in group.points)
+
+
 def cell(group, metric=LATENCY, drops=True):
     if group is None:
         return "—"
     m, half, n = group.stats(metric)
-    if m is None:
+    if saturated(group):
+        # Steady state only: the measured messages did not arrive in the time limit, so a
+        # mean would depend on how long the run was; no point is plotted either.
+        text = "saturated"
+    elif m is None:
         return "failed"
-    text = f"{m:,.0f}" + (f" ± {half:,.0f}" if half is not None else "")
+    else:
+        text = f"{m:,.0f}" + (f" ± {half:,.0f}" if half is not None else "")
     if drops:
         d, _, _ = group.stats(DROPPED)
         if d and d >= 0.0005:
@@ -209,6 +243,8 @@ def main():
     sweep.run()
     elapsed = time.monotonic() - t0
     for p in sweep.points:
+        if not p.flat.get("latency_ns.network.count"):
+            p.flat.pop(LATENCY, None)  # nothing measured: no mean (the JSON says 0)
         created = p.flat.get("messages.created")
         if created:
             p.flat[DROPPED] = (p.flat.get("messages.dropped") or 0) / created
@@ -237,6 +273,8 @@ def main():
                         if g is None:
                             continue
                         m, half, _ = g.stats(LATENCY)
+                        if saturated(g):
+                            m = half = None
                         d, _, _ = g.stats(DROPPED)
                         rows.append({"MessageCreationInterval": interval, "file": stem,
                                      "_metric": m, "_err": half,

@@ -130,7 +130,8 @@ std::unique_ptr<llvm::Module> prepare(llvm::LLVMContext& context,
     // Nothing outside the module calls the routing glue: internal, it
     // inlines into the router step (external, the inliner keeps a copy and
     // weighs it as shared).
-    for (const char* name : {"ndl_generated_route", "ndl_user_route", "ndl_has_port"})
+    for (const char* name :
+         {"ndl_generated_route", "ndl_user_route", "ndl_has_port", "ndl_peer", "ndl_distance"})
       if (llvm::Function* f = m->getFunction(name); f && !f->isDeclaration()) {
         f->setLinkage(llvm::GlobalValue::InternalLinkage);
         f->addFnAttr(llvm::Attribute::AlwaysInline);

@@ -10,6 +10,7 @@
 #include <map>
 
 #include "compiler/codegen/Lower.h"
+#include "compiler/elaborate/Distances.h"
 #include "compiler/support/InternalError.h"
 
 namespace ndl::codegen {
@@ -23,6 +24,7 @@ using sema::Op;
 struct NotCompilable {
   SourceRange range;
   std::string what;
+  std::string hint;  // empty: the general one
 };
 
 class Lowerer {
@@ -394,8 +396,8 @@ class Lowerer {
 
  private:
 
-  [[noreturn]] void unsupported(const Expr& e, std::string_view what) {
-    throw NotCompilable{e.range, std::string(what)};
+  [[noreturn]] void unsupported(const Expr& e, std::string_view what, std::string_view hint = {}) {
+    throw NotCompilable{e.range, std::string(what), std::string(hint)};
   }
 
   llvm::Value* value(const Expr& e) {
@@ -552,6 +554,7 @@ class Lowerer {
       }
       case Op::NodeCount: return networkValue(nodes_);
       case Op::DimCount: return networkValue(dims_);
+      case Op::PortDims: return constant(static_cast<int64_t>(net_.dimUsed.size()));
       case Op::Radix: return lookup(radices_, net_.radices, v(0));
       case Op::CoordOf: return coordOf(v(0), v(1));
       case Op::Neighbor: {
@@ -570,6 +573,25 @@ class Lowerer {
         llvm::FunctionCallee f = m_.getOrInsertFunction(
             "ndl_has_port", llvm::FunctionType::get(i64_, {i64_, i64_, i64_}, false));
         return b_.CreateCall(f, {v(0), v(1), v(2)});
+      }
+      case Op::Peer: {
+        // Answered by the simulator's port table (generated_entry.cpp).
+        llvm::FunctionCallee f = m_.getOrInsertFunction(
+            "ndl_peer", llvm::FunctionType::get(i64_, {i64_, i64_}, false));
+        return b_.CreateCall(f, {v(0), v(1)});
+      }
+      case Op::Distance: {
+        if (net_.nodes > static_cast<int64_t>(elab::DistanceTable::kMaxNodes))
+          unsupported(e,
+                      fmt::format("(distance a b) keeps the distance of every pair of nodes: "
+                                  "at most {} nodes, this network has {}",
+                                  elab::DistanceTable::kMaxNodes, net_.nodes),
+                      "on a network this large use a routing that computes its ports from "
+                      "coordinates (DimensionOrder, MinimalAdaptive, ...)");
+        // A table the simulator builds from its port table on first use.
+        llvm::FunctionCallee f = m_.getOrInsertFunction(
+            "ndl_distance", llvm::FunctionType::get(i64_, {i64_, i64_}, false));
+        return b_.CreateCall(f, {v(0), v(1)});
       }
       case Op::MakePort: {
         llvm::Value* d = v(0);
@@ -657,7 +679,9 @@ llvm::Function* lowerDefinition(llvm::Module& module, const sema::DefinitionTabl
   } catch (const NotCompilable& e) {
     diags.report(DiagKind::NotCompilable, e.range,
                  fmt::format("the simulator cannot compile this: {}", e.what))
-        .withHint("write the routing with integer arithmetic on nodes, coordinates and ports");
+        .withHint(e.hint.empty()
+                      ? "write the routing with integer arithmetic on nodes, coordinates and ports"
+                      : e.hint);
     return nullptr;
   }
 }

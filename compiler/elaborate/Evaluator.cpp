@@ -4,6 +4,7 @@
 
 #include <bit>
 
+#include "compiler/elaborate/Distances.h"
 #include "compiler/elaborate/Graph.h"
 #include "compiler/elaborate/TopologyBuilder.h"
 
@@ -348,6 +349,7 @@ Value Evaluator::eval(const Expr& e, Value* frame) {
     }
     case Op::NodeCount: return Value::integer(network_.nodeCount);
     case Op::DimCount: return Value::integer(static_cast<int64_t>(network_.radices.size()));
+    case Op::PortDims: return Value::integer(static_cast<int64_t>(network_.dimUsed.size()));
     case Op::Radix:
     case Op::CoordOf:
     case Op::Neighbor: {
@@ -373,6 +375,29 @@ Value Evaluator::eval(const Expr& e, Value* frame) {
       return Value::integer(network_.graph->findPort(static_cast<NodeId>(n),
                                                      static_cast<uint16_t>(d),
                                                      dir > 0 ? +1 : -1) != kNoChannel);
+    }
+    case Op::Peer: {
+      const int64_t n = num(0);
+      const Value p = eval(e.kids[1], frame);
+      if (!network_.graph) fail(e, "peer asks about the network after it is built");
+      if (n < 0 || n >= network_.nodeCount) fail(e, fmt::format("node {} does not exist", n));
+      if (p.portDim() < 0 || p.portDim() > 0xFFFF) return Value::integer(n);
+      const ChannelId c = network_.graph->findPort(static_cast<NodeId>(n),
+                                                   static_cast<uint16_t>(p.portDim()), p.portDir());
+      return Value::integer(c == kNoChannel ? n : network_.graph->channels[c].dst);
+    }
+    case Op::Distance: {
+      const int64_t a = num(0), b = num(1);
+      if (!network_.graph) fail(e, "distance asks about the network after it is built");
+      if (a < 0 || b < 0 || a >= network_.nodeCount || b >= network_.nodeCount)
+        fail(e, fmt::format("node {} does not exist", a < 0 || a >= network_.nodeCount ? a : b));
+      if (!network_.distances)
+        network_.distances = std::make_shared<const DistanceTable>(*network_.graph);
+      if (!network_.distances->ok())
+        throw EvalError{e.range, network_.distances->problem(), DiagKind::EvaluationError,
+                        "on a network this large use a routing that computes its ports from "
+                        "coordinates (DimensionOrder, MinimalAdaptive, ...)"};
+      return Value::integer(network_.distances->at(static_cast<NodeId>(a), static_cast<NodeId>(b)));
     }
     case Op::MakePort: {
       int64_t d = num(0), dir = num(1);

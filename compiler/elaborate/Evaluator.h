@@ -5,6 +5,7 @@
 // diagnostics at the expression that caused them.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -58,7 +59,10 @@ struct NetworkContext {
   std::vector<int64_t> strides;  // product of the radices below each dimension
   std::vector<uint8_t> wraps;    // per port dimension: has wrap-around links
   std::vector<uint8_t> dimUsed;  // per port dimension: some port uses it
-  const struct Graph* graph = nullptr;  // the elaborated network, for has-port
+  const struct Graph* graph = nullptr;  // the elaborated network, for has-port and peer
+  // (distance a b): built from `graph` the first time a routing asks, shared by the copies of
+  // this context.
+  std::shared_ptr<const class DistanceTable> distances;
   // The configuration a routing may read: (vcs), (injection-vcs), (avoiding).
   int64_t vcs = 1;
   int64_t injectionVcs = 1;

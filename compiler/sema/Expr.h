@@ -44,7 +44,7 @@ enum class Op : uint8_t {
   // lists
   Length, Nth, Product, MakeCoord, Repeat,
   // the network being analysed (routing and traffic functions)
-  NodeCount, DimCount, Radix, CoordOf, Neighbor, Wraps, HasDim, HasPort, MakePort, PortDim, PortDir,
+  NodeCount, DimCount, Radix, CoordOf, Neighbor, Wraps, HasDim, HasPort, Peer, Distance, PortDims, MakePort, PortDim, PortDir,
   // statements of topology bodies
   Seq, For /* slot, kids {from, to, body} */, When, StmtNodes, StmtRadices, StmtDimNames,
   StmtLink, StmtUniLink, StmtRepresentatives, StmtDiameter, StmtAverage, StmtDefaultRouting,

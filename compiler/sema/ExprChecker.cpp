@@ -81,6 +81,8 @@ const std::unordered_map<std::string_view, Builtin>& builtins() {
       {"list", {Op::MakeCoord, -1}},  {"repeat", {Op::Repeat, 2}},
       {"lowest-set-bit", {Op::LowestSetBit, 1}}, {"wraps", {Op::Wraps, 1}},
       {"has-dim", {Op::HasDim, 1}},    {"has-port", {Op::HasPort, 3}},
+      {"peer", {Op::Peer, 2}},         {"distance", {Op::Distance, 2}},
+      {"port-dims", {Op::PortDims, 0}},
       {"vcs", {Op::Vcs, 0}},           {"injection-vcs", {Op::InjectionVcs, 0}},
       {"avoiding", {Op::Avoiding, 0}}, {"recovery-timeout", {Op::RecoveryTimeout, 0}},
       {"via", {Op::RouteTo, -1}},
@@ -1511,7 +1513,7 @@ class Checker {
         ok = need(0, Type::Int);
         e.type = Type::Bool;
         break;
-      case Op::NodeCount: case Op::DimCount:
+      case Op::NodeCount: case Op::DimCount: case Op::PortDims:
         e.type = Type::Int;
         break;
       case Op::Radix:
@@ -1529,6 +1531,14 @@ class Checker {
       case Op::HasPort:  // (has-port n d dir): does node n have the output port (d, dir)?
         ok = need(0, Type::Node) && need(1, Type::Int) && need(2, Type::Int);
         e.type = Type::Bool;
+        break;
+      case Op::Peer:  // (peer n p): the node at the far end of n's output port p (n if none)
+        ok = need(0, Type::Node) && need(1, Type::Port);
+        e.type = Type::Node;
+        break;
+      case Op::Distance:  // (distance a b): hops of a shortest path from a to b
+        ok = need(0, Type::Node) && need(1, Type::Node);
+        e.type = Type::Int;
         break;
       case Op::MakePort:  // (port d dir)
         ok = need(0, Type::Int) && need(1, Type::Int);

@@ -4,6 +4,8 @@
 // ndl_generated_route. Compiled to LLVM bitcode with the simulator core and
 // linked with the generated module, so that the routing function inlines
 // into the router step.
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <vector>
 
@@ -145,6 +147,67 @@ ndl::rt::SimParams makeParams(const ndl::rt::AbiValues& values) {
 extern "C" int64_t ndl_has_port(int64_t node, int64_t dim, int64_t dir) {
   if (node < 0 || node >= ndl_params_i64[NDL_P_NumNodes] || dim < 0 || dim >= g_port_dims) return 0;
   return g_port_of[(static_cast<size_t>(node) * g_port_dims + dim) * 2 + (dir > 0)] >= 0;
+}
+
+// (peer n p) of NDL routing functions: the far end of an output port, n itself if it has none.
+extern "C" int64_t ndl_peer(int64_t node, int64_t port) {
+  const int64_t dim = port >> 1;
+  if (node < 0 || node >= ndl_params_i64[NDL_P_NumNodes] || dim < 0 || dim >= g_port_dims)
+    return node;
+  const int16_t local = g_port_of[(static_cast<size_t>(node) * g_port_dims + dim) * 2 + (port & 1)];
+  if (local < 0) return node;
+  return ndl_ports[static_cast<size_t>(ndl_port_start[node] + local) * NDL_PORT_FIELDS];
+}
+
+namespace {
+
+// (distance a b): one byte per ordered pair, rows by destination, built by one BFS per node
+// over the port table the first time a routing asks (the checker's analyses use the same
+// table, compiler/elaborate/Distances.h, and refuse networks it cannot hold).
+std::vector<uint8_t> g_distance;
+constexpr uint8_t kUnreached = 255;
+
+[[gnu::noinline, gnu::cold]] void buildDistances() {
+  const int64_t n = ndl_params_i64[NDL_P_NumNodes];
+  g_distance.assign(static_cast<size_t>(n) * static_cast<size_t>(n), kUnreached);
+  std::vector<int32_t> queue(static_cast<size_t>(n));
+  std::vector<int32_t> dist(static_cast<size_t>(n));
+  for (int32_t from = 0; from < n; ++from) {
+    std::fill(dist.begin(), dist.end(), -1);
+    size_t head = 0, tail = 0;
+    dist[static_cast<size_t>(from)] = 0;
+    queue[tail++] = from;
+    while (head < tail) {
+      const int32_t u = queue[head++];
+      const int32_t du = dist[static_cast<size_t>(u)];
+      if (du >= kUnreached) {
+        std::fprintf(stderr, "ndl: (distance a b) counts up to 254 hops; node %d is farther from "
+                     "node %d\n", u, from);
+        std::exit(2);
+      }
+      g_distance[static_cast<size_t>(u) * static_cast<size_t>(n) + from] = static_cast<uint8_t>(du);
+      for (int32_t p = ndl_port_start[u]; p < ndl_port_start[u + 1]; ++p) {
+        const int32_t* f = &ndl_ports[static_cast<size_t>(p) * NDL_PORT_FIELDS];
+        const auto direction = static_cast<ndl::rt::LinkDirection>(f[2]);
+        if (f[0] < 0 || direction == ndl::rt::LinkDirection::kInOnly) continue;
+        if (dist[static_cast<size_t>(f[0])] < 0) {
+          dist[static_cast<size_t>(f[0])] = du + 1;
+          queue[tail++] = f[0];
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" int64_t ndl_distance(int64_t from, int64_t to) {
+  const int64_t n = ndl_params_i64[NDL_P_NumNodes];
+  if (from < 0 || to < 0 || from >= n || to >= n) return n;
+  if (g_distance.empty()) buildDistances();
+  const uint8_t d = g_distance[static_cast<size_t>(to) * static_cast<size_t>(n) +
+                               static_cast<size_t>(from)];
+  return d == kUnreached ? n : d;
 }
 
 // The runtime's hook for generated routing (see simulator.cpp): the NDL

@@ -737,9 +737,12 @@ def plot(rows, x_param, metric, out_base, title, line_keys, x_values=None,
     ]
     if log_x:
         cmds.append("set logscale x")
+    if log_y and not any(y > 0 for y in ys):
+        log_y = False
     if log_y:
         cmds.append("set logscale y")
-        lo, hi = (y_range if y_range else (min(ys), max(ys)))
+        positive = [y for y in ys if y > 0]
+        lo, hi = (y_range if y_range else (min(positive), max(positive)))
         ticks = [m * 10 ** e for e in range(int(math.floor(math.log10(lo))),
                                             int(math.ceil(math.log10(hi))) + 1)
                  for m in (1, 2, 5) if lo / 1.5 <= m * 10 ** e <= hi * 1.5]

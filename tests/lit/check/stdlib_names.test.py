@@ -12,5 +12,8 @@ names = re.findall(r"^NDL_ENUM\((?:TopologyKind|Routing),\s*(\w+)", enums, re.M)
 missing = [n for n in names if n not in defined and n not in aliases]
 for n in missing:
     print(f"{n} is listed in Enums.def but not defined in stdlib/")
-print(f"{len(names) - len(missing)} passed, {len(missing)} failed")
-sys.exit(1 if missing else 0)
+unlisted = sorted(defined - set(names))
+for n in unlisted:
+    print(f"{n} is defined in stdlib/ but not listed in Enums.def (editors, --list-forms)")
+print(f"{len(names) - len(missing)} passed, {len(missing) + len(unlisted)} failed")
+sys.exit(1 if missing or unlisted else 0)
