@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# The full sweep of INSIGHT's evaluation (figures 4-12): four networks, three
-# flow controls, three widths, three clocks, four creation intervals.
+# INSIGHT's evaluation (figures 4-12) as a reviewer would want it: five
+# networks (the paper's four and the RDT with shortest-path routes), the
+# paper's seven settings, two methodologies (published burst, steady state),
+# each point with several seeds and 95% confidence intervals, plus the drop,
+# deadlock-free control and hop-cost studies (bench/insight/paper_sweep.py).
 #   bench/insight/run.sh [OUT_DIR]        (default bench/insight/out)
 # NDLC=path/to/ndlc overrides the compiler (default build/ndlc, built if
-# missing); JOBS=N the parallelism (default: all cores); DOCS=docs copies the
-# figures to docs/insight-figNN.{png,svg}.
+# missing); JOBS=N the parallelism (default: all cores); SEEDS=N the seeds
+# per point (default 5); DOCS=docs copies the figures to docs/insight/ and
+# refreshes the generated tables of docs/insight.md.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 ndlc="${NDLC:-$root/build/ndlc}"
@@ -12,6 +16,7 @@ if [ ! -x "$ndlc" ]; then
   cmake -S "$root" -B "$root/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
   cmake --build "$root/build" --target ndlc -j "$(nproc)"
 fi
-args=(--ndlc "$ndlc" --out "${1:-$root/bench/insight/out}" --jobs "${JOBS:-$(nproc)}")
+args=(--ndlc "$ndlc" --out "${1:-$root/bench/insight/out}" --jobs "${JOBS:-$(nproc)}"
+      --seeds "${SEEDS:-5}")
 [ -n "${DOCS:-}" ] && args+=(--docs "$DOCS")
 exec python3 "$root/bench/insight/paper_sweep.py" "${args[@]}"
