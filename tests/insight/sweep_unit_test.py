@@ -262,6 +262,21 @@ class CommandLine(unittest.TestCase):
         self.assertEqual(code, 2)
         self.assertIn("--seeds and a swept Seed", err)
 
+    def test_unrunnable_ndlc_fails_points_not_the_sweep(self):
+        # An ndlc that cannot be executed (here a file without the x bit, as
+        # while it is being relinked) fails each point with the reason; the
+        # sweep still ends and writes its CSV.
+        fake = self.dir / "ndlc"
+        fake.write_text("")
+        sweep = sw.Sweep(str(fake), self.dir / "out", jobs=2, quiet=True)
+        sweep.add_points(self.file, [{"MessageCreationInterval": "2usec"},
+                                     {"MessageCreationInterval": "10usec"}])
+        sweep.run()
+        self.assertEqual([p.status for p in sweep.points], ["failed", "failed"])
+        self.assertIn("cannot run", sweep.points[0].error)
+        sweep.write_csv(self.dir / "out" / "results.csv")
+        self.assertTrue((self.dir / "out" / "results.csv").exists())
+
     def test_no_sweep_no_param(self):
         plain = self.dir / "plain.ndl"
         plain.write_text(self.file.read_text().split("(Sweep")[0])

@@ -477,7 +477,15 @@ class Sweep:
         (pdir / "command").write_text(" ".join(shell_quote(c) for c in cmd) + "\n")
         t0 = time.monotonic()
         with open(pdir / "stdout", "wb") as out, open(pdir / "stderr", "wb") as err:
-            code = self._run(cmd, pdir, out, err, self.timeout)
+            try:
+                code = self._run(cmd, pdir, out, err, self.timeout)
+            except OSError as e:
+                # ndlc missing or not executable (e.g. being rebuilt): this point
+                # failed; the others still run.
+                point.seconds = time.monotonic() - t0
+                point.status = "failed"
+                point.error = f"cannot run {cmd[0]}: {e.strerror or e}"
+                return point
         point.seconds = time.monotonic() - t0
         point.exit_code = code
         try:
