@@ -214,6 +214,9 @@ def main():
     ap.add_argument("--networks", default=",".join(n for n, _ in NETWORKS))
     ap.add_argument("--methods", default=",".join(METHODS))
     ap.add_argument("--studies", default=",".join(STUDIES), help="'' for none")
+    ap.add_argument("--replot", action="store_true",
+                    help="run nothing: read OUT/results.csv of an earlier run with the same "
+                         "options and redo the tables, figures and docs")
     args = ap.parse_args()
     out = Path(args.out)
     networks = [n for n, _ in NETWORKS if n in args.networks.split(",")]
@@ -238,10 +241,13 @@ def main():
         metas.append((meta, index_of[key]))
         sweep.add_points(file, [params])
     t0 = time.monotonic()
-    print(f"paper sweep: {len(index_of)} points × {args.seeds} seeds = {len(sweep.points)} "
-          f"runs, {sweep.jobs} jobs", file=sys.stderr)
-    sweep.run()
-    elapsed = time.monotonic() - t0
+    if args.replot:
+        elapsed = load_results(sweep, out / "results.csv")
+    else:
+        print(f"paper sweep: {len(index_of)} points × {args.seeds} seeds = {len(sweep.points)} "
+              f"runs, {sweep.jobs} jobs", file=sys.stderr)
+        sweep.run()
+        elapsed = time.monotonic() - t0
     for p in sweep.points:
         if not p.flat.get("latency_ns.network.count"):
             p.flat.pop(LATENCY, None)  # nothing measured: no mean (the JSON says 0)
@@ -352,6 +358,31 @@ def main():
         refresh_doc(docs / "insight.md", sections)
     print(f"paper sweep: {elapsed:.0f} s, {failed} failed; wrote {out}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def load_results(sweep, path):
+    """Fills the sweep's points from an earlier run's results.csv (rows in point
+    order); returns that run's wall time as recorded in its summary.md, or 0."""
+    import csv
+    rows = list(csv.DictReader(open(path, encoding="utf-8")))
+    if len(rows) != len(sweep.points):
+        sys.exit(f"paper_sweep: {path} has {len(rows)} runs, these options make "
+                 f"{len(sweep.points)}: replot with the options of that run")
+    fixed = {"point", "file", "seed", "status", "exit_code", "error", "run_seconds"}
+    for p, row in zip(sweep.points, rows):
+        p.status, p.error = row["status"], row["error"]
+        p.exit_code = int(row["exit_code"]) if row["exit_code"] else None
+        p.seconds = float(row["run_seconds"])
+        for k, v in row.items():
+            if k in fixed or k in p.params or v == "":
+                continue
+            try:
+                p.flat[k] = float(v)
+            except ValueError:
+                p.flat[k] = {"true": True, "false": False}.get(v, v)
+    m = re.search(r"jobs, (\d+) s wall", (path.parent / "summary.md").read_text(encoding="utf-8")
+                  if (path.parent / "summary.md").exists() else "")
+    return float(m.group(1)) if m else 0.0
 
 
 def refresh_doc(path, sections):
