@@ -583,7 +583,7 @@ class Lowerer {
       case Op::Distance: {
         if (net_.nodes > static_cast<int64_t>(elab::DistanceTable::kMaxNodes))
           unsupported(e,
-                      fmt::format("(distance a b) keeps the distance of every pair of nodes: "
+                      fmt::format("(graph-distance a b) keeps the distance of every pair of nodes: "
                                   "at most {} nodes, this network has {}",
                                   elab::DistanceTable::kMaxNodes, net_.nodes),
                       "on a network this large use a routing that computes its ports from "

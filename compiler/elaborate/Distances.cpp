@@ -8,7 +8,7 @@ namespace ndl::elab {
 
 std::string DistanceTable::limitProblem(const Graph& g) {
   if (g.nodeCount > kMaxNodes)
-    return fmt::format("(distance a b) keeps the distance of every pair of nodes: at most {} "
+    return fmt::format("(graph-distance a b) keeps the distance of every pair of nodes: at most {} "
                        "nodes, this network has {}",
                        kMaxNodes, g.nodeCount);
   return {};
@@ -22,7 +22,7 @@ DistanceTable::DistanceTable(const Graph& g) : n_(g.nodeCount) {
   for (NodeId from = 0; from < g.nodeCount; ++from) {
     const Bfs::Result r = bfs.run(from);
     if (r.eccentricity > kMaxDiameter) {
-      problem_ = fmt::format("(distance a b) counts up to {} hops; node {} is {} hops from "
+      problem_ = fmt::format("(graph-distance a b) counts up to {} hops; node {} is {} hops from "
                              "another",
                              kMaxDiameter, from, r.eccentricity);
       rows_.clear();

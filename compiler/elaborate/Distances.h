@@ -1,4 +1,4 @@
-// All-pairs hop distances for (distance a b) in routing functions: one BFS
+// All-pairs hop distances for (graph-distance a b) in routing functions: one BFS
 // per node, built the first time a routing asks, kept as one byte per
 // ordered pair with the rows by destination (a router looks up its
 // neighbours' distances to one destination: one row). The simulator builds

@@ -388,7 +388,7 @@ Value Evaluator::eval(const Expr& e, Value* frame) {
     }
     case Op::Distance: {
       const int64_t a = num(0), b = num(1);
-      if (!network_.graph) fail(e, "distance asks about the network after it is built");
+      if (!network_.graph) fail(e, "graph-distance asks about the network after it is built");
       if (a < 0 || b < 0 || a >= network_.nodeCount || b >= network_.nodeCount)
         fail(e, fmt::format("node {} does not exist", a < 0 || a >= network_.nodeCount ? a : b));
       if (!network_.distances)

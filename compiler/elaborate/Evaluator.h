@@ -60,7 +60,7 @@ struct NetworkContext {
   std::vector<uint8_t> wraps;    // per port dimension: has wrap-around links
   std::vector<uint8_t> dimUsed;  // per port dimension: some port uses it
   const struct Graph* graph = nullptr;  // the elaborated network, for has-port and peer
-  // (distance a b): built from `graph` the first time a routing asks, shared by the copies of
+  // (graph-distance a b): built from `graph` the first time a routing asks, shared by the copies of
   // this context.
   std::shared_ptr<const class DistanceTable> distances;
   // The configuration a routing may read: (vcs), (injection-vcs), (avoiding).

@@ -81,7 +81,7 @@ const std::unordered_map<std::string_view, Builtin>& builtins() {
       {"list", {Op::MakeCoord, -1}},  {"repeat", {Op::Repeat, 2}},
       {"lowest-set-bit", {Op::LowestSetBit, 1}}, {"wraps", {Op::Wraps, 1}},
       {"has-dim", {Op::HasDim, 1}},    {"has-port", {Op::HasPort, 3}},
-      {"peer", {Op::Peer, 2}},         {"distance", {Op::Distance, 2}},
+      {"peer", {Op::Peer, 2}},         {"graph-distance", {Op::Distance, 2}},
       {"port-dims", {Op::PortDims, 0}},
       {"vcs", {Op::Vcs, 0}},           {"injection-vcs", {Op::InjectionVcs, 0}},
       {"avoiding", {Op::Avoiding, 0}}, {"recovery-timeout", {Op::RecoveryTimeout, 0}},
@@ -1536,7 +1536,7 @@ class Checker {
         ok = need(0, Type::Node) && need(1, Type::Port);
         e.type = Type::Node;
         break;
-      case Op::Distance:  // (distance a b): hops of a shortest path from a to b
+      case Op::Distance:  // (graph-distance a b): hops of a shortest path from a to b
         ok = need(0, Type::Node) && need(1, Type::Node);
         e.type = Type::Int;
         break;

@@ -112,7 +112,7 @@ int64_t ndl_user_select(int64_t current, int64_t dest, int64_t source, int64_t a
 // 1 when `node` has the output port (dim, dir), else 0.
 int64_t ndl_has_port(int64_t node, int64_t dim, int64_t dir);
 // (peer n p): the node at the far end of n's output port p (code dim * 2 + (dir > 0)), n if
-// it has none. (distance a b): hops of a shortest path, the node count if b is unreachable.
+// it has none. (graph-distance a b): hops of a shortest path, the node count if b is unreachable.
 int64_t ndl_peer(int64_t node, int64_t port);
 int64_t ndl_distance(int64_t from, int64_t to);
 #ifdef __cplusplus
