@@ -30,7 +30,8 @@ DistanceTable::DistanceTable(const Graph& g) : n_(g.nodeCount) {
     }
     const std::vector<uint32_t>& d = bfs.dist();
     for (NodeId to = 0; to < g.nodeCount; ++to)
-      if (d[to] != Bfs::kUnreached) rows_[static_cast<size_t>(to) * n_ + from] = static_cast<uint8_t>(d[to]);
+      if (d[to] != Bfs::kUnreached)
+        rows_[static_cast<size_t>(to) * n_ + from] = static_cast<uint8_t>(d[to]);
   }
 }
 

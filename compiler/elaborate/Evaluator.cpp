@@ -41,6 +41,9 @@ std::string humanBytes(int64_t nodes) {
 constexpr uint32_t kMaxDepth = 400;
 constexpr size_t kStackSlots = 1 << 16;
 constexpr size_t kMaxLists = 1 << 20;
+// Loop iterations and calls per evaluation: a 16M-node torus is elaborated in about 50 M;
+// at tens of millions a second this is a few seconds of work before the error.
+constexpr uint64_t kMaxSteps = uint64_t{1} << 28;
 
 int64_t floorMod(int64_t a, int64_t b) {
   int64_t m = a % b;
@@ -70,9 +73,19 @@ void Evaluator::twoValues(const Expr& at, const HeaderFieldLayout& f, int64_t a,
                   "field per value (one per direction, say)"};
 }
 
-Value Evaluator::makeList(std::vector<int64_t> items) {
+void Evaluator::step(const Expr& at) {
+  if (++steps_ > kMaxSteps)
+    throw EvalError{at.range,
+                    fmt::format("evaluation takes more than {} steps (loop iterations and calls)",
+                                kMaxSteps),
+                    DiagKind::EvaluationError,
+                    "is a loop bound or a recursion wrong? The network and its routing are "
+                    "computed at compile time and must stay within this budget"};
+}
+
+Value Evaluator::makeList(std::vector<int64_t> items, const Expr& at) {
   if (lists_.size() >= kMaxLists)
-    throw EvalError{{}, "too many lists created during evaluation"};
+    fail(at, fmt::format("more than {} lists created while the program is evaluated", kMaxLists));
   lists_.push_back(std::move(items));
   return Value::integer(static_cast<int64_t>(lists_.size() - 1));
 }
@@ -96,6 +109,7 @@ std::optional<Value> Evaluator::callExpr(uint32_t def, const Expr& body,
                                          std::span<const Value> args, SourceRange callSite) {
   const sema::Definition& d = defs_.defs[def];
   size_t base = stackTop_;
+  if (depth_ == 0) steps_ = 0;  // a new evaluation gets the whole budget
   try {
     if (base + d.frameSize + 1 > stack_.size()) throw EvalError{d.range, "evaluation stack exhausted"};
     std::copy(args.begin(), args.end(), stack_.begin() + static_cast<ptrdiff_t>(base));
@@ -135,6 +149,7 @@ void Evaluator::reportAt(SourceRange at, std::string message) {
 
 std::optional<Value> Evaluator::evaluate(const Expr& e) {
   size_t base = stackTop_;
+  if (depth_ == 0) steps_ = 0;
   try {
     return eval(e, &stack_[base]);
   } catch (const EvalError& err) {
@@ -149,6 +164,7 @@ std::optional<Value> Evaluator::evaluate(const Expr& e) {
 
 Value Evaluator::evalCall(const Expr& e, Value* frame) {
   const sema::Definition& d = defs_.defs[static_cast<size_t>(e.i)];
+  step(e);
   if (++depth_ > kMaxDepth)
     fail(e, fmt::format("calls nest deeper than {} levels in '{}'; is the recursion missing its "
                         "base case?",
@@ -305,7 +321,7 @@ Value Evaluator::eval(const Expr& e, Value* frame) {
     case Op::Repeat: {
       int64_t v = num(0), count = num(1);
       if (count < 0 || count > 4096) fail(e, fmt::format("cannot repeat a value {} times", count));
-      return makeList(std::vector<int64_t>(static_cast<size_t>(count), v));
+      return makeList(std::vector<int64_t>(static_cast<size_t>(count), v), e);
     }
     case Op::Wraps:
     case Op::HasDim: {
@@ -318,6 +334,7 @@ Value Evaluator::eval(const Expr& e, Value* frame) {
       int64_t from = num(0), to = num(1);
       Value acc = e.type == Type::Real ? Value::real(Rational(0)) : Value::integer(0);
       for (int64_t i = from; i <= to; ++i) {
+        step(e);
         frame[e.i] = Value::integer(i);
         Value v = eval(e.kids[2], frame);
         if (e.type == Type::Real)
@@ -345,7 +362,7 @@ Value Evaluator::eval(const Expr& e, Value* frame) {
       std::vector<int64_t> items;
       items.reserve(e.kids.size());
       for (size_t k = 0; k < e.kids.size(); ++k) items.push_back(num(k));
-      return makeList(std::move(items));
+      return makeList(std::move(items), e);
     }
     case Op::NodeCount: return Value::integer(network_.nodeCount);
     case Op::DimCount: return Value::integer(static_cast<int64_t>(network_.radices.size()));
@@ -514,6 +531,7 @@ void Evaluator::exec(const Expr& e, Value* frame) {
     case Op::For: {
       int64_t from = num(0), to = num(1);
       for (int64_t i = from; i <= to; ++i) {
+        step(e);
         frame[e.i] = Value::integer(i);
         exec(e.kids[2], frame);
       }

@@ -108,7 +108,7 @@ class Evaluator {
   std::optional<Value> evaluate(const sema::Expr& e);
 
   // Coord values live in an arena owned by the evaluator.
-  Value makeList(std::vector<int64_t> items);
+  Value makeList(std::vector<int64_t> items, const sema::Expr& at);
   const std::vector<int64_t>& list(Value v) const { return lists_[v.a]; }
   // Route values live in an arena the caller clears between routing calls.
   const RouteTiers& route(Value v) const { return routes_[static_cast<size_t>(v.a)]; }
@@ -133,6 +133,10 @@ class Evaluator {
   std::vector<Value> stack_;  // frames of active calls
   size_t stackTop_ = 0;
   uint32_t depth_ = 0;
+  // Loop iterations and calls of the evaluation under way: a bound on the time one
+  // evaluation may take, so that a wrong loop bound is an error, not a hang.
+  uint64_t steps_ = 0;
+  void step(const sema::Expr& at);
 };
 
 }  // namespace ndl::elab

@@ -15,6 +15,9 @@ SourceRange tokenRange(const antlr4::Token* t, FileId file) {
 
 namespace {
 
+// Bytes of a string literal after its escapes.
+constexpr size_t kMaxStringBytes = 4096;
+
 class Builder {
  public:
   Builder(FileId file, DiagnosticEngine& diags) : file_(file), diags_(diags) {}
@@ -171,6 +174,15 @@ class Builder {
           n.kind = ast::NodeKind::Error;
       }
       col += 2;
+    }
+    // Strings name files, imports and node attributes; a longer one is a mistake (an
+    // unclosed quote that swallowed the file, say), refused before it travels further.
+    if (n.value.size() > kMaxStringBytes) {
+      diags_.report(DiagKind::StringTooLong, n.range,
+                    fmt::format("a string of {} bytes; NDL strings hold at most {}",
+                                n.value.size(), kMaxStringBytes))
+          .withHint("strings name files, imports and node attributes: keep them short");
+      n.kind = ast::NodeKind::Error;
     }
   }
 

@@ -161,9 +161,9 @@ extern "C" int64_t ndl_peer(int64_t node, int64_t port) {
 
 namespace {
 
-// (graph-distance a b): one byte per ordered pair, rows by destination, built by one BFS per node
-// over the port table the first time a routing asks (the checker's analyses use the same
-// table, compiler/elaborate/Distances.h, and refuse networks it cannot hold).
+// (graph-distance a b): one byte per ordered pair, rows by destination, built by one BFS per
+// node over the port table the first time a routing asks (the checker's analyses use the
+// same table, compiler/elaborate/Distances.h, and refuse networks it cannot hold).
 std::vector<uint8_t> g_distance;
 constexpr uint8_t kUnreached = 255;
 
@@ -181,8 +181,10 @@ constexpr uint8_t kUnreached = 255;
       const int32_t u = queue[head++];
       const int32_t du = dist[static_cast<size_t>(u)];
       if (du >= kUnreached) {
-        std::fprintf(stderr, "ndl: (graph-distance a b) counts up to 254 hops; node %d is farther from "
-                     "node %d\n", u, from);
+        std::fprintf(stderr,
+                     "ndl: (graph-distance a b) counts up to 254 hops; node %d is farther from "
+                     "node %d\n",
+                     u, from);
         std::exit(2);
       }
       g_distance[static_cast<size_t>(u) * static_cast<size_t>(n) + from] = static_cast<uint8_t>(du);

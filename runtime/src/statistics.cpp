@@ -57,7 +57,8 @@ void Statistics::onPacketDelivered(const Packet& p, int64_t c) {
   ++d.packets;
   d.packet += static_cast<double>(latency);
   for (size_t i = 0; i < pair_keys_.size(); ++i) {
-    if (pair_keys_[i].first == p.src && pair_keys_[i].second == p.dst) pairs_[i].packet.add(latency);
+    if (pair_keys_[i].first == p.src && pair_keys_[i].second == p.dst)
+      pairs_[i].packet.add(latency);
   }
 }
 
