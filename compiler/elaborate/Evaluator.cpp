@@ -37,8 +37,16 @@ std::string humanBytes(int64_t nodes) {
   return fmt::format("{:.1f} {}", static_cast<double>(bytes), units[u]);
 }
 
-// Calls nest at most this deep: each one costs a few native stack frames.
+// Calls nest at most this deep: each one costs a few native stack frames. Instrumented
+// builds (AddressSanitizer) make those frames several times larger, so the native stack
+// the calls take is bounded as well.
 constexpr uint32_t kMaxDepth = 400;
+constexpr uintptr_t kMaxStackBytes = uintptr_t{4} << 20;  // half the usual 8 MiB main stack
+
+uintptr_t stackAddress() {
+  char probe = 0;
+  return reinterpret_cast<uintptr_t>(&probe);
+}
 constexpr size_t kStackSlots = 1 << 16;
 constexpr size_t kMaxLists = 1 << 20;
 // Loop iterations and calls per evaluation: a 16M-node torus is elaborated in about 50 M;
@@ -109,7 +117,10 @@ std::optional<Value> Evaluator::callExpr(uint32_t def, const Expr& body,
                                          std::span<const Value> args, SourceRange callSite) {
   const sema::Definition& d = defs_.defs[def];
   size_t base = stackTop_;
-  if (depth_ == 0) steps_ = 0;  // a new evaluation gets the whole budget
+  if (depth_ == 0) {  // a new evaluation gets the whole budget
+    steps_ = 0;
+    stackBase_ = stackAddress();
+  }
   try {
     if (base + d.frameSize + 1 > stack_.size()) throw EvalError{d.range, "evaluation stack exhausted"};
     std::copy(args.begin(), args.end(), stack_.begin() + static_cast<ptrdiff_t>(base));
@@ -149,7 +160,10 @@ void Evaluator::reportAt(SourceRange at, std::string message) {
 
 std::optional<Value> Evaluator::evaluate(const Expr& e) {
   size_t base = stackTop_;
-  if (depth_ == 0) steps_ = 0;
+  if (depth_ == 0) {
+    steps_ = 0;
+    stackBase_ = stackAddress();
+  }
   try {
     return eval(e, &stack_[base]);
   } catch (const EvalError& err) {
@@ -165,10 +179,14 @@ std::optional<Value> Evaluator::evaluate(const Expr& e) {
 Value Evaluator::evalCall(const Expr& e, Value* frame) {
   const sema::Definition& d = defs_.defs[static_cast<size_t>(e.i)];
   step(e);
-  if (++depth_ > kMaxDepth)
+  // The stack grows down; an evaluation started from another stack (a thread) is not bounded
+  // by the bytes.
+  const uintptr_t here = stackAddress();
+  const bool deepStack = here < stackBase_ && stackBase_ - here > kMaxStackBytes;
+  if (++depth_ > kMaxDepth || deepStack)
     fail(e, fmt::format("calls nest deeper than {} levels in '{}'; is the recursion missing its "
                         "base case?",
-                        kMaxDepth, d.name));
+                        depth_ - 1, d.name));
   size_t base = stackTop_;
   if (base + d.frameSize + 1 > stack_.size()) fail(e, "evaluation stack exhausted");
   // Arguments are evaluated in the caller's frame, then copied.

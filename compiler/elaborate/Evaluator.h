@@ -136,6 +136,7 @@ class Evaluator {
   // Loop iterations and calls of the evaluation under way: a bound on the time one
   // evaluation may take, so that a wrong loop bound is an error, not a hang.
   uint64_t steps_ = 0;
+  uintptr_t stackBase_ = 0;  // native stack address where the evaluation under way began
   void step(const sema::Expr& at);
 };
 
