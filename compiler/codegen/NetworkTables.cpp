@@ -184,6 +184,8 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
   t.str[NDL_P_RoutingName] = routing;
   if (network.selectionDef) t.str[NDL_P_SelectionName] = program.defs.defs[*network.selectionDef].name;
   t.str[NDL_P_DataOutputFile] = p.dataOutputFile;
+  t.str[NDL_P_PatternFile] = p.patternFile;  // absolute: resolved by the driver
+  t.f64[NDL_P_ExpandRate] = p.expandRate.toDouble();
   t.str[NDL_P_ScreenOutputFile] = p.screenOutputFile;
   for (size_t d = 0; d < g.dimNames.size(); ++d)
     t.str[NDL_P_DimNames] += (d ? "," : "") + g.dimNames[d];

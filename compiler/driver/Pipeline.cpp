@@ -5,6 +5,7 @@
 
 #include <iostream>
 
+#include "compiler/driver/PatternFile.h"
 #include "compiler/parse/Loader.h"
 #include "compiler/parse/Overrides.h"
 #include "compiler/sema/Check.h"
@@ -43,6 +44,10 @@ FrontEndResult runFrontEnd(const std::string& path, const PipelineOptions& optio
   if (options.dumpAfter == Stage::Elaborate)
     std::cout << fmt::format("network {}: {} nodes, {} channels\n", graph.name, graph.nodeCount,
                              graph.channels.size());
+  if (options.requirement == sema::Requirement::Simulation) {
+    checkPatternFile(result, sources, diags);
+    if (diags.errorCount() != errorsBefore) return result;
+  }
   if (options.deadlockCheck) checkDeadlock(result, diags);
   return result;
 }

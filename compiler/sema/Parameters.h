@@ -83,7 +83,8 @@ struct Parameters {
   int64_t creationMax = 0;
   int64_t queueCapacity = 0;  // messages per injection queue
   TrafficSpec traffic;
-  std::string patternFile;     // CommunicationPatternFile, resolved path
+  std::string patternFile;     // CommunicationPatternFile (made absolute by the driver)
+  SourceRange patternFileRange;  // its string, for diagnostics about the file
   Rational expandRate;         // ProcessorPerformanceExpandRate
 
   // Routers.

@@ -23,22 +23,28 @@ class Resolver {
       require(FormId::NetworkFrequency, "(NetworkFrequency 50MHz)");
       require(FormId::NetworkPacketSize, "(NetworkPacketSize 256bit)");
     }
-    // Pattern-file workloads are not simulated yet: a program that named one and ran
-    // without its traffic would report a network that was never loaded.
-    for (FormId id : {FormId::CommunicationPatternFile, FormId::ProcessorPerformanceExpandRate}) {
-      if (!given(id)) continue;
-      error(DiagKind::NotSupportedYet, id,
-            fmt::format("{} is not supported yet: {}", name(id),
-                        id == FormId::CommunicationPatternFile
-                            ? "communication pattern files are not simulated"
-                            : "it scales the computation of communication pattern files, "
-                              "which are not simulated"))
-          .withHint("drive the network with (MessageCreationInterval ...) or "
-                    "(MessageCreationRate ...) and a (TrafficPattern ...) for now");
+    // The expand rate scales a pattern's compute gaps: without a pattern it would do nothing.
+    if (given(FormId::ProcessorPerformanceExpandRate) &&
+        !given(FormId::CommunicationPatternFile)) {
+      error(DiagKind::MissingForm, FormId::ProcessorPerformanceExpandRate,
+            "ProcessorPerformanceExpandRate scales the compute gaps of a communication pattern "
+            "file, and this program names none")
+          .withHint("add (CommunicationPatternFile \"app.cpf\") (docs/workloads.md), or remove "
+                    "this form");
+    }
+    // A pattern run ends when the application completes, not after a count of messages.
+    if (given(FormId::CommunicationPatternFile) && given(FormId::MeasuredMessages)) {
+      error(DiagKind::ConflictingForms, FormId::MeasuredMessages,
+            "MeasuredMessages ends a run after a count of messages; with a "
+            "CommunicationPatternFile the run ends when the application completes")
+          .withHint("remove MeasuredMessages; WarmupMessages still leaves the first messages out "
+                    "of the latency statistics")
+          .note(valueRange(FormId::CommunicationPatternFile), "the pattern file is named here");
     }
     if (simulation && !given(FormId::MessageCreationRate) &&
         !given(FormId::MessageCreationInterval) && !given(FormId::CommunicationPatternFile)) {
-      missing("no traffic is given: MessageCreationRate or MessageCreationInterval is required",
+      missing("no traffic is given: MessageCreationRate, MessageCreationInterval or "
+              "CommunicationPatternFile is required",
               "add (MessageCreationInterval 2usec) or (MessageCreationRate 1.0%)");
     }
 
@@ -66,6 +72,8 @@ class Resolver {
     p_.dataOutputFile = v_[FormId::DataOutputFile].text;
     p_.screenOutputFile = v_[FormId::ScreenOutputFile].text;
     p_.patternFile = v_[FormId::CommunicationPatternFile].text;
+    if (ok(FormId::CommunicationPatternFile))
+      p_.patternFileRange = valueRange(FormId::CommunicationPatternFile);
     if (ok(FormId::ProcessorPerformanceExpandRate))
       p_.expandRate = v_[FormId::ProcessorPerformanceExpandRate].quantity.value;
     if (ok(FormId::ReportPairs)) p_.reportPairs = v_[FormId::ReportPairs].pairs;

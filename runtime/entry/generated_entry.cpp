@@ -138,6 +138,8 @@ ndl::rt::SimParams makeParams(const ndl::rt::AbiValues& values) {
     p.report_pairs.emplace_back(ndl_report_pairs[2 * k], ndl_report_pairs[2 * k + 1]);
   p.data_output_file = values.str[NDL_P_DataOutputFile];
   p.screen_output_file = values.str[NDL_P_ScreenOutputFile];
+  p.pattern_file = values.str[NDL_P_PatternFile];  // read by simulatorMain
+  p.expand_rate = values.f64[NDL_P_ExpandRate];
   return p;
 }
 

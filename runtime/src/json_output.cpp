@@ -21,6 +21,46 @@ double ratio(int64_t sum, int64_t count) {
   return count ? static_cast<double>(sum) / static_cast<double>(count) : 0.0;
 }
 
+// null without a pattern file. Times in ns and in network clocks.
+nlohmann::json application(const ApplicationResult& a, double ns) {
+  using nlohmann::json;
+  if (!a.present) return nullptr;
+  json nodes = json::array();
+  int64_t compute = 0, wait = 0;
+  for (size_t n = 0; n < a.finish_clock.size(); ++n) {
+    const int64_t f = a.finish_clock[n];
+    nodes.push_back({{"node", n},
+                     {"finish_clock", f},
+                     {"finish_time_ns", f >= 0 ? json(static_cast<double>(f) * ns) : json()},
+                     {"compute_ns", static_cast<double>(a.compute_clocks[n]) * ns},
+                     {"wait_ns", static_cast<double>(a.wait_clocks[n]) * ns}});
+    compute += a.compute_clocks[n];
+    wait += a.wait_clocks[n];
+  }
+  json waiting = json::array();
+  for (const ApplicationResult::Wait& w : a.waiting) {
+    waiting.push_back({{"node", w.node},
+                       {"from", w.from},
+                       {"tag", w.tag},
+                       {"line", w.line},
+                       {"since_clock", w.since}});
+  }
+  const double count = a.finish_clock.empty() ? 1.0 : static_cast<double>(a.finish_clock.size());
+  return {{"pattern_file", a.pattern_file},
+          {"complete", a.complete},
+          {"completion_clock", a.completion_clock},
+          {"completion_time_ns", a.complete ? json(static_cast<double>(a.completion_clock) * ns)
+                                            : json()},
+          {"messages_sent", a.messages_sent},
+          {"messages_delivered", a.messages_delivered},
+          {"messages_dropped", a.messages_dropped},
+          {"mean_compute_ns", static_cast<double>(compute) / count * ns},
+          {"mean_wait_ns", static_cast<double>(wait) / count * ns},
+          {"nodes", nodes},
+          {"waiting", waiting},
+          {"waiting_nodes", a.waiting_nodes}};
+}
+
 }  // namespace
 
 nlohmann::json toJson(const SimParams& p) {
@@ -64,6 +104,8 @@ nlohmann::json toJson(const SimParams& p) {
       {"SimulationTime_clocks", p.time_limit_clocks},
       {"SimulationInterval_clocks", p.sampling_interval_clocks},
       {"ReportPairs", pairs},
+      {"CommunicationPatternFile", p.pattern_file},
+      {"ProcessorPerformanceExpandRate", p.expand_rate},
       {"DataOutputFile", p.data_output_file},
       {"ScreenOutputFile", p.screen_output_file},
   };
@@ -140,6 +182,7 @@ nlohmann::json toJson(const Results& r) {
                 {"found", r.deadlocks_found}};
   }
   return {
+      {"application", application(r.application, ns)},
       {"deadlock", deadlock},
       {"deadlock_searches", r.deadlock_searches},
       {"ndl_version", r.ndl_version},

@@ -32,13 +32,37 @@ std::string formatReport(const Results& r) {
       flowControlName(p.flow_control), p.virtual_channels, p.buffer_flits,
       p.injection_virtual_channels, p.packet_flits, p.router_delay_clocks, routingName(p),
       deadlockName(p.deadlock));
-  s += fmt::format("  traffic {}, seed {}\n",
-                   p.pattern == TrafficPattern::kCustom && !p.pattern_name.empty()
-                       ? std::string_view(p.pattern_name)
-                       : patternName(p.pattern),
-                   p.seed);
+  const bool synthetic = p.creation_process == CreationProcess::kPeriodic || p.creation_rate > 0;
+  const std::string_view pattern = p.pattern == TrafficPattern::kCustom && !p.pattern_name.empty()
+                                       ? std::string_view(p.pattern_name)
+                                       : patternName(p.pattern);
+  if (p.pattern_file.empty()) {
+    s += fmt::format("  traffic {}, seed {}\n", pattern, p.seed);
+  } else if (synthetic) {
+    s += fmt::format("  traffic: pattern file {} (processor speed-up {}) and {} background, seed {}\n",
+                     p.pattern_file, 1 + p.expand_rate, pattern, p.seed);
+  } else {
+    s += fmt::format("  traffic: pattern file {} (processor speed-up {}), seed {}\n",
+                     p.pattern_file, 1 + p.expand_rate, p.seed);
+  }
   s += fmt::format("status: {}{}{}\n", runStatusName(r.status),
                    r.status_message.empty() ? "" : ": ", r.status_message);
+  if (const ApplicationResult& a = r.application; a.present) {
+    int64_t compute = 0, wait = 0;
+    for (size_t n = 0; n < a.finish_clock.size(); ++n) {
+      compute += a.compute_clocks[n];
+      wait += a.wait_clocks[n];
+    }
+    const double nodes = a.finish_clock.empty() ? 1.0 : static_cast<double>(a.finish_clock.size());
+    s += fmt::format("application {}: ", a.pattern_file);
+    s += a.complete ? fmt::format("completed at {:.1f} ns ({} clocks)",
+                                  static_cast<double>(a.completion_clock) * r.cycle_ns,
+                                  a.completion_clock)
+                    : fmt::format("did not complete ({} programs waiting)", a.waiting_nodes);
+    s += fmt::format("; {} messages; per node {:.1f} ns computing, {:.1f} ns waiting\n",
+                     a.messages_sent, static_cast<double>(compute) / nodes * r.cycle_ns,
+                     static_cast<double>(wait) / nodes * r.cycle_ns);
+  }
   s += fmt::format("time: {} clocks = {:.1f} ns simulated, {:.2f} s wall\n", r.cycles,
                    r.simulated_time_ns, r.wall_seconds);
   s += fmt::format("messages: created {}, delivered {}, dropped {}, refused {}, in flight {}\n",

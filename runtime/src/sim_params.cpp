@@ -1,6 +1,8 @@
 // Names and consistency checks of the simulation parameters.
 #include "ndl/runtime/sim_params.h"
 
+#include "ndl/runtime/pattern.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -166,6 +168,15 @@ std::string validate(const SimParams& p, int32_t nodes) {
     }
     if (m.cycle < last || m.bits < 1) return "scripted messages must be in clock order";
     last = m.cycle;
+  }
+  if (p.pattern_program) {
+    if (p.pattern_program->nodes != nodes)
+      return fmt::format("the pattern is for {} nodes, the network has {}",
+                         p.pattern_program->nodes, nodes);
+    if (p.measured_messages > 0)
+      return "MeasuredMessages is not supported with a pattern file: the application's "
+             "completion ends the run";
+    if (p.expand_rate < 0) return "ProcessorPerformanceExpandRate must not be negative";
   }
   for (const auto& [a, b] : p.report_pairs) {
     if (a < 0 || a >= nodes || b < 0 || b >= nodes) {

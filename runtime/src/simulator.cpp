@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "ndl/runtime/application.h"
 #include "ndl/runtime/network.h"
 #include "ndl/runtime/router.h"
 #include "ndl/runtime/statistics.h"
@@ -47,6 +48,10 @@ struct Simulator::State {
         net(*net_owner),
         sources(params, net.topology(), net.routers()),
         stats(params, net.routers()) {
+    if (params.pattern_program) {
+      app = std::make_unique<Application>(params.pattern_program,
+                                          1e12 / params.network_frequency_hz, params.expand_rate);
+    }
     // Pools grow to the number of messages in flight; no up-front reservation per node.
     log.arrivals.reserve(net.routers());
   }
@@ -63,6 +68,7 @@ struct Simulator::State {
   Network& net;
   TrafficSources sources;
   Statistics stats;
+  std::unique_ptr<Application> app;  // a pattern file's programs, if any
   PacketStore store;
   CycleLog log;
   std::vector<uint32_t> cycle;  // scratch of the deadlock search
@@ -89,6 +95,7 @@ void Simulator::State::account(int64_t c) {
     m.collisions += p.collisions;
     if (++m.resolved == m.packets) {
       stats.onMessageResolved(m, c);
+      if (m.tag != kNoTag) app->onDropped();
       store.messages.release(p.message);
     }
   }
@@ -104,6 +111,13 @@ void Simulator::State::account(int64_t c) {
     m.max_hops = std::max<uint32_t>(m.max_hops, p.hops);
     if (++m.resolved == m.packets) {
       stats.onMessageResolved(m, c);
+      if (m.tag != kNoTag) {
+        if (m.dropped > 0) {
+          app->onDropped();
+        } else {
+          app->onDelivered(m.dst, m.src, m.tag, c);
+        }
+      }
       store.messages.release(p.message);
     }
     store.packets.release(arrival.packet);
@@ -131,15 +145,37 @@ std::string deadlockMessage(const DeadlockRecord& d, size_t length) {
                      d.clock, length, names);
 }
 
+std::string stuckMessage(const Application& app) {
+  ApplicationResult r;
+  app.report(r);
+  std::string waits;
+  for (size_t i = 0; i < r.waiting.size() && i < 4; ++i) {
+    const ApplicationResult::Wait& w = r.waiting[i];
+    waits += fmt::format("{}node {} (line {}) for node {} {}", i ? ", " : "", w.node, w.line,
+                         w.from,
+                         w.tag >= kCollectiveTag ? fmt::format("collective #{}",
+                                                               w.tag - kCollectiveTag + 1)
+                                                 : fmt::format("tag {}", w.tag));
+  }
+  return fmt::format(
+      "the application cannot finish: {} dropped message{} will never arrive, and {} "
+      "program{} wait{} for them: {}{}",
+      r.messages_dropped, r.messages_dropped == 1 ? "" : "s", r.waiting_nodes,
+      r.waiting_nodes == 1 ? "" : "s", r.waiting_nodes == 1 ? "s" : "", waits,
+      r.waiting_nodes > 4 ? ", ..." : "");
+}
+
 }  // namespace
 
 template <class Route>
 void Simulator::State::loop(const Route& route, const RunOptions& options, Results& out) {
-  const int64_t time_limit = params.time_limit_clocks > 0
-                                 ? params.time_limit_clocks
-                                 : (params.creation_max == 0 && params.measured_messages == 0
-                                        ? options.default_time_limit_clocks
-                                        : INT64_MAX);
+  // An application runs to completion (or until it is stuck) unless a time limit is given.
+  const int64_t time_limit =
+      params.time_limit_clocks > 0
+          ? params.time_limit_clocks
+          : (params.creation_max == 0 && params.measured_messages == 0 && !app
+                 ? options.default_time_limit_clocks
+                 : INT64_MAX);
   const int64_t detect = params.deadlock_detect_clocks > 0
                              ? params.deadlock_detect_clocks
                              : std::max<int64_t>(10000, 4 * params.deadlock_timeout_clocks);
@@ -194,6 +230,11 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
   try {
   for (;; ++c) {
     net.deliver(c);
+    if (app) {
+      app->advanceDue(c);
+      for (const AppSend& m : app->sends())
+        sources.enqueueApp(m.src, m.dst, m.bits, m.tag, c, store, stats, net);
+    }
     sources.createDue(c, store, stats, net);
     if (routerTick(c)) {
       auto& active = net.activeList();
@@ -242,8 +283,17 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
       break;
     }
 
-    if (stats.windowClosed()) break;
-    if (sources.exhausted() && stats.inFlight() == 0 &&
+    if (app) {
+      if (app->complete()) break;
+      if (app->stuck()) {
+        out.status = RunStatus::kApplicationStuck;
+        out.status_message = stuckMessage(*app);
+        break;
+      }
+    } else if (stats.windowClosed()) {
+      break;
+    }
+    if (!app && sources.exhausted() && stats.inFlight() == 0 &&
         (params.creation_max > 0 || !params.script.empty() || time_limit == INT64_MAX)) {
       if (params.measured_messages > 0) {
         out.status = RunStatus::kTimeLimit;
@@ -267,7 +317,11 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
       break;
     }
     if (c + 1 >= time_limit) {
-      if (params.measured_messages > 0 || params.creation_max > 0) {
+      if (app) {
+        out.status = RunStatus::kTimeLimit;
+        out.status_message = fmt::format(
+            "time limit of {} clocks reached before the application completed", time_limit);
+      } else if (params.measured_messages > 0 || params.creation_max > 0) {
         out.status = RunStatus::kTimeLimit;
         out.status_message = fmt::format(
             "time limit of {} clocks reached with {} messages delivered of {} expected", time_limit,
@@ -381,6 +435,7 @@ Results Simulator::run(const RunOptions& options) {
       out.recovery_hops += row.recovery_hops;
     }
   }
+  if (s.app) s.app->report(out.application);
   if (out.status == RunStatus::kOk && out.messages.refused > 0) {
     out.status = RunStatus::kInjectionQueueFull;
     out.status_message = fmt::format(
@@ -412,6 +467,8 @@ std::string_view runStatusName(RunStatus status) {
       return "interrupted";
     case RunStatus::kRoutingError:
       return "routing_error";
+    case RunStatus::kApplicationStuck:
+      return "application_stuck";
   }
   return "?";
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ndl/runtime/json_output.h"
+#include "ndl/runtime/pattern.h"
 #include "ndl/runtime/report.h"
 #include "ndl/runtime/simulator.h"
 
@@ -76,6 +77,23 @@ int runMain(int argc, char** argv, const NetworkDesc& desc, const ParamTables* t
     params = tables->make(values);
   }
   if (seed >= 0) params.seed = static_cast<uint64_t>(seed);
+  if (!params.pattern_file.empty()) {
+    // Read at every start, with the same checks as ndlc check: the file may have changed
+    // since the simulator was built.
+    std::vector<PatternError> errors;
+    std::optional<PatternProgram> program = readPatternFile(
+        params.pattern_file,
+        patternLimits(static_cast<int32_t>(desc.nodes.size()), params.packet_per_message,
+                      params.channel_width_bits, params.data_bits_per_packet,
+                      params.flow_control != FlowControl::kWormhole, params.buffer_flits),
+        errors);
+    if (!program) {
+      for (const PatternError& e : errors)
+        std::fputs(formatPatternError(params.pattern_file, e).c_str(), stderr);
+      return 1;
+    }
+    params.pattern_program = std::make_shared<const PatternProgram>(std::move(*program));
+  }
   if (std::string err = validate(params, static_cast<int32_t>(desc.nodes.size())); !err.empty()) {
     std::fprintf(stderr, "error: %s\n", err.c_str());
     return 2;

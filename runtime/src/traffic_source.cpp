@@ -87,7 +87,7 @@ void TrafficSources::create(int32_t node, int64_t c, PacketStore& store, Statist
 }
 
 void TrafficSources::enqueue(int32_t node, int32_t dest, int64_t bits, int64_t c,
-                             PacketStore& store, Statistics& stats, Network& net) {
+                             PacketStore& store, Statistics& stats, Network& net, uint64_t tag) {
   Source& s = sources_[node];
   const int64_t packets =
       params_.packet_per_message
@@ -95,7 +95,7 @@ void TrafficSources::enqueue(int32_t node, int32_t dest, int64_t bits, int64_t c
           : (bits + params_.data_bits_per_packet - 1) / params_.data_bits_per_packet;
   const int64_t flits = params_.packet_per_message ? messagePacketFlits(params_, bits)
                                                    : packets * params_.packet_flits;
-  if (s.size >= params_.injection_queue_capacity &&
+  if (tag == kNoTag && s.size >= params_.injection_queue_capacity &&
       params_.queue_overflow == QueueOverflow::kRefuse) {
     stats.onRefused(node, flits);
     return;
@@ -107,6 +107,7 @@ void TrafficSources::enqueue(int32_t node, int32_t dest, int64_t bits, int64_t c
   m.src = node;
   m.dst = dest;
   m.packets = static_cast<uint32_t>(packets);
+  m.tag = tag;
   if (s.tail == kNone) {
     s.head = id;
   } else {

@@ -32,14 +32,15 @@
 // Real parameters: ndl_params_f64[NDL_P_<Name>].
 #define NDL_ABI_F64_PARAMS(X) \
   X(NetworkFrequencyHz)       \
-  X(RouterFrequencyHz) X(CreationRate) X(CreationIntervalClocks) X(AvgDistance) X(HotSpotShare)
+  X(RouterFrequencyHz) X(CreationRate) X(CreationIntervalClocks) X(AvgDistance) X(HotSpotShare) \
+      X(ExpandRate)
 
 // Strings: ndl_params_str[NDL_P_<Name>]. DimNames: the port dimensions' names, comma-separated;
 // HeaderFieldNames: the routing's header fields', likewise; ClassNames: its network VC classes';
 // SelectionName: the selection written in NDL (Selection 4), else empty.
 #define NDL_ABI_STR_PARAMS(X)                                                              \
   X(TopologyName) X(TopologyKind) X(RoutingName) X(DataOutputFile) X(ScreenOutputFile) \
-      X(DimNames) X(HeaderFieldNames) X(ClassNames) X(SelectionName)
+      X(DimNames) X(HeaderFieldNames) X(ClassNames) X(SelectionName) X(PatternFile)
 
 // The parameters a built simulator lets `--param Name=Value` change
 // (runtime/src/abi_params.cpp): the entry reads them into SimParams at start-up
@@ -57,8 +58,9 @@
   X(SamplingIntervalClocks)
 #define NDL_ABI_RUNTIME_F64(X)                                                  \
   X(NetworkFrequencyHz) X(RouterFrequencyHz) X(CreationRate) X(CreationIntervalClocks) \
-      X(HotSpotShare)
-#define NDL_ABI_RUNTIME_STR(X) X(DataOutputFile) X(ScreenOutputFile)
+      X(HotSpotShare) X(ExpandRate)
+// PatternFile: the absolute path of the CommunicationPatternFile, read at start-up.
+#define NDL_ABI_RUNTIME_STR(X) X(DataOutputFile) X(ScreenOutputFile) X(PatternFile)
 
 #define NDL_ABI_ENUM(Name) NDL_P_##Name,
 enum NdlI64Param { NDL_ABI_I64_PARAMS(NDL_ABI_ENUM) NDL_P_I64_COUNT };

@@ -9,6 +9,8 @@
 namespace ndl::rt {
 
 inline constexpr uint32_t kNone = 0xffffffffu;
+// Message::tag of a synthetic message; an application's carry their pattern tag.
+inline constexpr uint64_t kNoTag = ~uint64_t{0};
 
 struct Message {
   int64_t created = 0;       // clock the source created it
@@ -23,6 +25,7 @@ struct Message {
   uint32_t collisions = 0;
   uint32_t max_hops = 0;
   uint32_t next = kNone;  // link in the source's injection queue
+  uint64_t tag = kNoTag;  // the pattern's tag of an application message (application.h)
 };
 
 struct Packet {

@@ -23,6 +23,7 @@ enum class RunStatus : uint8_t {
   kInterrupted,         // stopped by RunOptions::stop (SIGINT in generated simulators)
   kRoutingError,        // the routing failed for a packet (RoutingFailure): no candidate, a
                         // missing port, a header value outside its field's range
+  kApplicationStuck,    // a pattern's programs wait for messages that will never come (dropped)
 };
 std::string_view runStatusName(RunStatus status);
 
@@ -72,6 +73,30 @@ struct SeriesRow {
   int64_t in_network_bits = 0;  // their total length (INSIGHT's residual load)
   int64_t flits_in_network = 0;
   int64_t delivered_flits = 0;
+};
+
+// The closed-loop application of a pattern file (docs/workloads.md). Clocks are network
+// clocks from the start of the run.
+struct ApplicationResult {
+  bool present = false;
+  std::string pattern_file;
+  bool complete = false;         // every program ended and all its messages arrived
+  int64_t completion_clock = -1;  // when that happened; -1 if it did not
+  int64_t messages_sent = 0;
+  int64_t messages_delivered = 0;
+  int64_t messages_dropped = 0;
+  std::vector<int64_t> finish_clock;    // per node: when its program ended, -1 if it did not
+  std::vector<int64_t> compute_clocks;  // per node: time in compute gaps
+  std::vector<int64_t> wait_clocks;     // per node: time in receives
+  struct Wait {
+    int32_t node = 0;
+    int32_t from = 0;
+    uint64_t tag = 0;
+    uint32_t line = 0;  // of the receive in the pattern file
+    int64_t since = 0;  // clock
+  };
+  std::vector<Wait> waiting;  // programs still waiting at the end (the first 64)
+  int64_t waiting_nodes = 0;
 };
 
 // Kept per node during the run, so message counts are 32-bit (memory per node matters).
@@ -168,6 +193,7 @@ struct Results {
   std::vector<SeriesRow> series;
   int64_t sampling_interval_clocks = 0;
   SteadyState steady_state;
+  ApplicationResult application;
 };
 
 // Exit code of a finished run: 0 when kOk, 3 otherwise.

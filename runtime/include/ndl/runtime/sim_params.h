@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -32,6 +33,8 @@ struct ScriptedMessage {
   int32_t dst = 0;
   int64_t bits = 0;
 };
+
+struct PatternProgram;
 
 struct SimParams {
   // ---- router and channels
@@ -73,6 +76,11 @@ struct SimParams {
   DestFn dest_fn = nullptr;             // kCustom (generated code); otherwise the reference pattern
   std::string pattern_name;             // for reports when kCustom
   std::vector<ScriptedMessage> script;  // extra messages, in clock order
+  // CommunicationPatternFile: its path (for the results) and the programs read from it, run
+  // closed-loop beside any synthetic traffic; the run ends when the application completes.
+  std::string pattern_file;
+  std::shared_ptr<const PatternProgram> pattern_program;
+  double expand_rate = 0.0;  // ProcessorPerformanceExpandRate: compute gaps / (1 + rate)
 
   // ---- routing and deadlocks
   RouteFn route_fn = nullptr;  // required: generated from NDL, or a test's oracle

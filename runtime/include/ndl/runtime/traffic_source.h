@@ -22,6 +22,12 @@ class TrafficSources {
   // Creates the messages due at clock c; accepted ones join their source's queue and wake
   // its router.
   void createDue(int64_t c, PacketStore& store, Statistics& stats, Network& net);
+  // A message of the application (application.h), created at clock c: never refused, since
+  // the program holds its data; MessageMaxCount bounds synthetic creation only.
+  void enqueueApp(int32_t node, int32_t dest, int64_t bits, uint64_t tag, int64_t c,
+                  PacketStore& store, Statistics& stats, Network& net) {
+    enqueue(node, dest, bits, c, store, stats, net, tag);
+  }
   // The PE of router r at clock c: hands at most one flit to an injection VC.
   void inject(int32_t r, int64_t c, PacketStore& store, Statistics& stats, Network& net);
 
@@ -59,7 +65,7 @@ class TrafficSources {
   int64_t nextGap(Source& s);
   void create(int32_t node, int64_t c, PacketStore& store, Statistics& stats, Network& net);
   void enqueue(int32_t node, int32_t dest, int64_t bits, int64_t c, PacketStore& store,
-               Statistics& stats, Network& net);
+               Statistics& stats, Network& net, uint64_t tag = kNoTag);
 
   const SimParams& params_;
   const TopologyIndex& topo_;

@@ -1,0 +1,644 @@
+// The .cpf reader (docs/workloads.md): one directive per line, read as a stream so that a
+// large file costs its operations' 24 bytes each, not its text. Operations go to the programs
+// of the nodes the last `node` line named; a repetition opens in a node's program only when
+// the node gets an operation inside it.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <fstream>
+#include <sstream>
+
+#include "ndl/runtime/pattern.h"
+
+namespace ndl::rt {
+
+void checkPatternPrograms(const PatternProgram& program, std::vector<PatternError>& errors);
+
+namespace {
+
+constexpr size_t kMaxErrors = 20;
+__extension__ using Int128 = __int128;  // exact quantities: mantissa times unit
+constexpr int64_t kMaxRepeat = 0xffffffffLL;
+
+struct Token {
+  std::string_view text;
+  uint32_t col = 1;
+};
+
+constexpr std::array<std::string_view, 11> kDirectives = {
+    "nodes", "node", "compute", "send", "recv", "repeat", "end",
+    "barrier", "alltoall", "broadcast", "reduce"};
+
+size_t editDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+struct Unit {
+  std::string_view name;
+  int64_t scale;  // bits, or picoseconds
+};
+constexpr std::array<Unit, 4> kSizeUnits = {
+    {{"bit", 1}, {"byte", 8}, {"Kbyte", 8 * 1024}, {"Mbyte", 8 * 1024 * 1024}}};
+constexpr std::array<Unit, 10> kTimeUnits = {{{"sec", 1000000000000},
+                                             {"s", 1000000000000},
+                                             {"msec", 1000000000},
+                                             {"ms", 1000000000},
+                                             {"usec", 1000000},
+                                             {"us", 1000000},
+                                             {"nsec", 1000},
+                                             {"ns", 1000},
+                                             {"psec", 1},
+                                             {"ps", 1}}};
+
+class Reader {
+ public:
+  Reader(const std::string& name, const PatternLimits& limits, std::vector<PatternError>& errors)
+      : limits_(limits), errors_(errors) {
+    program_.path = name;
+  }
+
+  void line(std::string_view text, uint32_t number) {
+    line_ = number;
+    text_ = text;
+    tokens_.clear();
+    size_t i = 0;
+    while (i < text.size()) {
+      if (text[i] == ';') break;
+      if (text[i] == ' ' || text[i] == '\t' || text[i] == '\r') {
+        ++i;
+        continue;
+      }
+      const size_t start = i;
+      while (i < text.size() && text[i] != ' ' && text[i] != '\t' && text[i] != '\r' &&
+             text[i] != ';')
+        ++i;
+      tokens_.push_back({text.substr(start, i - start), static_cast<uint32_t>(start + 1)});
+    }
+    if (tokens_.empty()) return;
+    directive();
+  }
+
+  std::optional<PatternProgram> finish() {
+    for (const Level& l : levels_)
+      error(PatternErrorKind::kSyntax, l.site.line, l.site.col, 6,
+            fmt::format("repeat {} has no end", l.count),
+            "close every repeat with a line `end`", l.text);
+    if (!seen_nodes_ && errors_.empty())
+      error(PatternErrorKind::kSyntax, 0, 1, 1, "the pattern has no `nodes N` line",
+            fmt::format("begin the file with `nodes {}`", limits_.nodes), "");
+    if (!errors_.empty()) return std::nullopt;
+    program_.nodes = limits_.nodes;
+    program_.start.assign(static_cast<size_t>(limits_.nodes) + 1, 0);
+    size_t total = 0;
+    for (int32_t n = 0; n < limits_.nodes; ++n) {
+      program_.start[n] = static_cast<uint32_t>(total);
+      total += ops_[n].size();
+    }
+    if (total > 0xffffffffu) {
+      error(PatternErrorKind::kSize, 0, 1, 1,
+            fmt::format("the pattern has {} operations; at most 2^32 are supported", total),
+            "use repeat for iterations instead of writing them out", "");
+      return std::nullopt;
+    }
+    program_.start[limits_.nodes] = static_cast<uint32_t>(total);
+    program_.ops.reserve(total);
+    program_.sites.reserve(total);
+    for (int32_t n = 0; n < limits_.nodes; ++n) {
+      program_.ops.insert(program_.ops.end(), ops_[n].begin(), ops_[n].end());
+      program_.sites.insert(program_.sites.end(), sites_[n].begin(), sites_[n].end());
+      std::vector<PatternOp>().swap(ops_[n]);
+      std::vector<PatternSite>().swap(sites_[n]);
+    }
+    return std::move(program_);
+  }
+
+  bool full() const { return errors_.size() >= kMaxErrors; }
+
+ private:
+  struct Level {
+    int64_t count = 0;
+    PatternSite site;
+    std::string text;
+    std::vector<std::pair<int32_t, uint32_t>> entered;  // node, index of its kRepeat
+  };
+
+  void error(PatternErrorKind kind, uint32_t line, uint32_t col, size_t length,
+             std::string message, std::string hint, std::string_view text) {
+    if (errors_.size() >= kMaxErrors) return;
+    PatternError e;
+    e.kind = kind;
+    e.line = line;
+    e.col = col;
+    e.length = static_cast<uint32_t>(std::max<size_t>(1, length));
+    e.message = std::move(message);
+    e.hint = std::move(hint);
+    e.text = std::string(text);
+    errors_.push_back(std::move(e));
+  }
+  void error(PatternErrorKind kind, const Token& at, std::string message, std::string hint) {
+    error(kind, line_, at.col, at.text.size(), std::move(message), std::move(hint), text_);
+  }
+
+  bool arity(size_t min, size_t max, std::string_view usage) {
+    if (tokens_.size() - 1 >= min && tokens_.size() - 1 <= max) return true;
+    const Token& at = tokens_.size() - 1 > max ? tokens_[max + 1] : tokens_[0];
+    error(PatternErrorKind::kSyntax, at,
+          tokens_.size() - 1 > max ? fmt::format("unexpected '{}' after {}", at.text,
+                                                 tokens_[0].text)
+                                   : fmt::format("{} needs more operands", tokens_[0].text),
+          fmt::format("write `{}`", usage));
+    return false;
+  }
+
+  // A non-negative integer; false (reported) if it is not one or exceeds max.
+  bool integer(const Token& t, int64_t max, std::string_view what, int64_t* out) {
+    int64_t v = 0;
+    if (t.text.empty()) return false;
+    for (char ch : t.text) {
+      if (ch < '0' || ch > '9') {
+        error(PatternErrorKind::kSyntax, t, fmt::format("'{}' is not {}", t.text, what),
+              "write a whole number such as 3");
+        return false;
+      }
+      v = v * 10 + (ch - '0');
+      if (v > max) {
+        error(PatternErrorKind::kSize, t, fmt::format("{} {} is out of range", what, t.text),
+              fmt::format("at most {}", max));
+        return false;
+      }
+    }
+    *out = v;
+    return true;
+  }
+
+  // A quantity "2.5usec": value * scale of its unit, exactly, as an integer.
+  template <size_t K>
+  bool quantity(const Token& t, const std::array<Unit, K>& units, std::string_view what,
+                std::string_view example, int64_t* out) {
+    size_t i = 0;
+    Int128 mantissa = 0;
+    int64_t decimals = 0;
+    bool digits = false, point = false;
+    for (; i < t.text.size(); ++i) {
+      const char ch = t.text[i];
+      if (ch >= '0' && ch <= '9') {
+        digits = true;
+        if (mantissa < (Int128{1} << 100)) {
+          mantissa = mantissa * 10 + (ch - '0');
+          if (point) ++decimals;
+        } else if (!point) {
+          mantissa = Int128{1} << 100;  // too large anyway
+        }
+      } else if (ch == '.' && !point) {
+        point = true;
+      } else {
+        break;
+      }
+    }
+    const std::string_view unit = t.text.substr(i);
+    const Unit* u = nullptr;
+    for (const Unit& c : units)
+      if (c.name == unit) u = &c;
+    if (!digits || !u) {
+      std::string names;
+      for (const Unit& c : units) names += fmt::format("{}{}", names.empty() ? "" : ", ", c.name);
+      error(PatternErrorKind::kSyntax, t,
+            !digits ? fmt::format("'{}' is not {}", t.text, what)
+                    : fmt::format("'{}' is not a unit of {}", unit, what),
+            fmt::format("write {} such as {} (units: {})", what, example, names));
+      return false;
+    }
+    Int128 v = mantissa * u->scale;
+    Int128 div = 1;
+    for (int64_t d = 0; d < decimals; ++d) div *= 10;
+    if (v % div != 0) {
+      error(PatternErrorKind::kSize, t,
+            fmt::format("{} is not a whole number of {}", t.text,
+                        units.size() == kSizeUnits.size() ? "bits" : "picoseconds"),
+            fmt::format("round it to whole {}", units.size() == kSizeUnits.size() ? "bits" : "ps"));
+      return false;
+    }
+    v /= div;
+    if (v > kPatternMaxValue) {
+      error(PatternErrorKind::kSize, t, fmt::format("{} {} is too large", what, t.text),
+            "sizes are at most 2^55 bits and times at most 2^55 ps (10 hours)");
+      return false;
+    }
+    *out = static_cast<int64_t>(v);
+    return true;
+  }
+
+  bool size(const Token& t, int64_t* bits) {
+    if (!quantity(t, kSizeUnits, "a size", "64byte", bits)) return false;
+    if (*bits < 1 || *bits > limits_.max_bits) {
+      error(PatternErrorKind::kSize, t,
+            fmt::format("message size {} is out of range: {} bits", t.text, *bits),
+            *bits < 1 ? std::string("a message carries at least 1 bit")
+                      : fmt::format("at most {} bits: {}", limits_.max_bits,
+                                    limits_.max_bits_reason));
+      return false;
+    }
+    return true;
+  }
+
+  // A node: absolute "5", or "+1"/"-1" relative to the node whose program it is in.
+  struct Peer {
+    bool relative = false;
+    int64_t value = 0;
+  };
+  bool peer(const Token& t, Peer* out) {
+    Token digits = t;
+    if (!t.text.empty() && (t.text[0] == '+' || t.text[0] == '-')) {
+      out->relative = true;
+      digits.text = t.text.substr(1);
+      digits.col = t.col + 1;
+      if (digits.text.empty()) {
+        error(PatternErrorKind::kSyntax, t, fmt::format("'{}' is not a node", t.text),
+              "write a node number such as 5, or an offset such as +1 or -1");
+        return false;
+      }
+    }
+    int64_t v = 0;
+    if (!integer(digits, int64_t{1} << 40, "a node", &v)) return false;
+    if (!out->relative && v >= limits_.nodes) {
+      error(PatternErrorKind::kNode, t,
+            fmt::format("node {} does not exist: the network has {} nodes", v, limits_.nodes),
+            fmt::format("nodes are numbered 0 to {}", limits_.nodes - 1));
+      return false;
+    }
+    if (out->relative && t.text[0] == '-') v = -v;
+    out->value = v;
+    return true;
+  }
+  int32_t resolve(const Peer& p, int32_t n) const {
+    if (!p.relative) return static_cast<int32_t>(p.value);
+    const int64_t m = (n + p.value) % limits_.nodes;
+    return static_cast<int32_t>(m < 0 ? m + limits_.nodes : m);
+  }
+
+  bool tag(size_t at, uint32_t* out) {
+    *out = 0;
+    if (tokens_.size() <= at) return true;
+    if (tokens_[at].text != "tag" || tokens_.size() != at + 2) {
+      const Token& t = tokens_[at].text != "tag" ? tokens_[at] : tokens_.back();
+      error(PatternErrorKind::kSyntax, t, fmt::format("unexpected '{}'", t.text),
+            "a message's tag is written last: `tag 3`");
+      return false;
+    }
+    int64_t v = 0;
+    if (!integer(tokens_[at + 1], 0xffffffffLL, "a tag", &v)) return false;
+    *out = static_cast<uint32_t>(v);
+    return true;
+  }
+
+  // Appends op to every node the current `node` line selected. A send or receive may name
+  // a node only these programs can resolve, so the operation is built per node.
+  template <class Make>
+  void emit(const Token& at, Make make) {
+    if (!seen_section_) {
+      error(PatternErrorKind::kSyntax, at,
+            fmt::format("'{}' comes before any `node` line", at.text),
+            "say whose program it belongs to first: `node all`, `node 3` or `node 0..7`");
+      return;
+    }
+    const PatternSite site{line_, at.col};
+    for (int64_t n = from_; n <= to_; ++n) {
+      const auto node = static_cast<int32_t>(n);
+      std::optional<PatternOp> op = make(node);
+      if (!op) return;  // reported
+      open(node);
+      ops_[node].push_back(*op);
+      sites_[node].push_back(site);
+    }
+  }
+  // Opens in node n the repetitions it has not entered yet.
+  void open(int32_t n) {
+    while (depth_[n] < levels_.size()) {
+      Level& l = levels_[depth_[n]++];
+      l.entered.push_back({n, static_cast<uint32_t>(ops_[n].size())});
+      ops_[n].push_back(PatternOp::make(PatternOpKind::kRepeat, 0, 0, static_cast<uint32_t>(l.count)));
+      sites_[n].push_back(l.site);
+    }
+  }
+
+  void directive() {
+    const Token& head = tokens_[0];
+    const std::string_view d = head.text;
+    if (!seen_nodes_ && d != "nodes") {
+      error(PatternErrorKind::kSyntax, head,
+            fmt::format("the pattern must begin with `nodes N`, not '{}'", d),
+            fmt::format("add `nodes {}` as the first line", limits_.nodes));
+      seen_nodes_ = true;  // one such message is enough
+      return;
+    }
+    if (d == "nodes") {
+      if (seen_nodes_) {
+        error(PatternErrorKind::kSyntax, head, "a second `nodes` line",
+              "a pattern declares its node count once, first");
+        return;
+      }
+      seen_nodes_ = true;
+      if (!arity(1, 1, "nodes N")) return;
+      int64_t n = 0;
+      if (!integer(tokens_[1], int64_t{1} << 31, "a node count", &n)) return;
+      if (n != limits_.nodes) {
+        error(PatternErrorKind::kNode, tokens_[1],
+              fmt::format("the pattern is for {} nodes; the network has {}", n, limits_.nodes),
+              "a pattern runs on a network of its own size: generate it for this network "
+              "(ndlc pattern ... --nodes N)");
+        return;
+      }
+      ops_.resize(static_cast<size_t>(limits_.nodes));
+      sites_.resize(static_cast<size_t>(limits_.nodes));
+      depth_.assign(static_cast<size_t>(limits_.nodes), 0);
+      return;
+    }
+    if (ops_.empty()) return;  // the node count was wrong: nothing can be placed
+    if (d == "node") {
+      if (!arity(1, 1, "node all | node N | node A..B")) return;
+      const Token& t = tokens_[1];
+      if (t.text == "all") {
+        from_ = 0;
+        to_ = limits_.nodes - 1;
+      } else if (size_t dots = t.text.find(".."); dots != std::string_view::npos) {
+        Peer a, b;
+        Token ta{t.text.substr(0, dots), t.col};
+        Token tb{t.text.substr(dots + 2), static_cast<uint32_t>(t.col + dots + 2)};
+        if (!absolute(ta, &a) || !absolute(tb, &b)) return;
+        if (a.value > b.value) {
+          error(PatternErrorKind::kSyntax, t, fmt::format("the range {} is empty", t.text),
+                "write the lower node first: node 0..7");
+          return;
+        }
+        from_ = a.value;
+        to_ = b.value;
+      } else {
+        Peer a;
+        if (!absolute(t, &a)) return;
+        from_ = to_ = a.value;
+      }
+      seen_section_ = true;
+      return;
+    }
+    if (d == "compute") {
+      if (!arity(1, 1, "compute 10usec")) return;
+      int64_t ps = 0;
+      if (!quantity(tokens_[1], kTimeUnits, "a time", "10usec", &ps)) return;
+      emit(head, [&](int32_t) { return PatternOp::make(PatternOpKind::kCompute, ps); });
+      return;
+    }
+    if (d == "send" || d == "recv") {
+      const bool send = d == "send";
+      if (!arity(send ? 2 : 1, send ? 4 : 3,
+                 send ? "send DEST SIZE [tag T]" : "recv SRC [tag T]"))
+        return;
+      Peer p;
+      if (!peer(tokens_[1], &p)) return;
+      int64_t bits = 0;
+      if (send && !size(tokens_[2], &bits)) return;
+      uint32_t t = 0;
+      if (!tag(send ? 3 : 2, &t)) return;
+      emit(head, [&](int32_t n) -> std::optional<PatternOp> {
+        const int32_t other = resolve(p, n);
+        if (other == n) {
+          error(PatternErrorKind::kNode, tokens_[1],
+                fmt::format("node {} {} itself", n, send ? "sends to" : "receives from"),
+                "a message crosses the network: name another node");
+          return std::nullopt;
+        }
+        return PatternOp::make(send ? PatternOpKind::kSend : PatternOpKind::kRecv, bits, other,
+                               t);
+      });
+      return;
+    }
+    if (d == "repeat") {
+      // A bad repeat still opens a level, so that its `end` is not reported again.
+      int64_t k = 1;
+      if (arity(1, 1, "repeat 100") && integer(tokens_[1], kMaxRepeat, "a repetition count", &k) &&
+          k < 1) {
+        error(PatternErrorKind::kSize, tokens_[1], "repeat 0 runs nothing",
+              "remove the block, or repeat it at least once");
+      }
+      if (levels_.size() >= static_cast<size_t>(kPatternMaxDepth)) {
+        error(PatternErrorKind::kSyntax, head,
+              fmt::format("repeat nested deeper than {} levels", kPatternMaxDepth),
+              "unroll an inner repetition");
+      }
+      levels_.push_back(Level{std::max<int64_t>(k, 1), PatternSite{line_, head.col},
+                              std::string(text_), {}});
+      return;
+    }
+    if (d == "end") {
+      if (!arity(0, 0, "end")) return;
+      if (levels_.empty()) {
+        error(PatternErrorKind::kSyntax, head, "end without repeat",
+              "every `end` closes a `repeat N` line before it");
+        return;
+      }
+      Level& l = levels_.back();
+      for (auto [n, index] : l.entered) {
+        ops_[n].push_back(PatternOp::make(PatternOpKind::kEnd, index));
+        sites_[n].push_back(PatternSite{line_, head.col});
+        ops_[n][index].setValue(static_cast<int64_t>(ops_[n].size() - index));
+        --depth_[n];
+      }
+      levels_.pop_back();
+      return;
+    }
+    if (d == "barrier" || d == "alltoall" || d == "broadcast" || d == "reduce") {
+      const bool rooted = d == "broadcast" || d == "reduce";
+      const CollectiveKind kind = d == "barrier"    ? CollectiveKind::kBarrier
+                                  : d == "alltoall" ? CollectiveKind::kAllToAll
+                                  : d == "broadcast" ? CollectiveKind::kBroadcast
+                                                     : CollectiveKind::kReduce;
+      const std::string usage = d == "barrier" ? "barrier [SIZE]"
+                                : rooted      ? fmt::format("{} ROOT SIZE", d)
+                                              : "alltoall SIZE";
+      if (!arity(d == "barrier" ? 0 : rooted ? 2 : 1, rooted ? 2 : 1, usage)) return;
+      if (from_ != 0 || to_ != limits_.nodes - 1 || !seen_section_) {
+        error(PatternErrorKind::kSyntax, head,
+              fmt::format("{} is a collective: every node takes part", d),
+              "write it after `node all`");
+        return;
+      }
+      Peer root;
+      if (rooted && !absolute(tokens_[1], &root)) return;
+      int64_t bits = 8;  // a barrier's messages: one byte unless given
+      if (tokens_.size() > (rooted ? 2u : 1u) && !size(tokens_.back(), &bits)) return;
+      emit(head, [&](int32_t) {
+        return PatternOp::make(PatternOpKind::kCollective, bits,
+                               static_cast<int32_t>(root.value), 0, kind);
+      });
+      return;
+    }
+    std::string_view best;
+    size_t bestDistance = 3;
+    for (std::string_view c : kDirectives) {
+      const size_t dist = editDistance(d, c);
+      if (dist < bestDistance) {
+        bestDistance = dist;
+        best = c;
+      }
+    }
+    error(PatternErrorKind::kSyntax, head, fmt::format("unknown directive '{}'", d),
+          best.empty() ? std::string("directives: nodes, node, compute, send, recv, repeat, end, "
+                                     "barrier, alltoall, broadcast, reduce")
+                       : fmt::format("did you mean '{}'?", best));
+  }
+
+  bool absolute(const Token& t, Peer* out) {
+    if (!t.text.empty() && (t.text[0] == '+' || t.text[0] == '-')) {
+      error(PatternErrorKind::kSyntax, t, fmt::format("'{}' is relative here", t.text),
+            "name the node by its number");
+      return false;
+    }
+    return peer(t, out);
+  }
+
+  const PatternLimits& limits_;
+  std::vector<PatternError>& errors_;
+  PatternProgram program_;
+  uint32_t line_ = 0;
+  std::string_view text_;
+  std::vector<Token> tokens_;
+  bool seen_nodes_ = false;
+  bool seen_section_ = false;
+  int64_t from_ = 0, to_ = -1;
+  std::vector<std::vector<PatternOp>> ops_;
+  std::vector<std::vector<PatternSite>> sites_;
+  std::vector<uint8_t> depth_;  // repetitions open in each node's program
+  std::vector<Level> levels_;
+};
+
+// Fills in the text of errors found after reading (by line number).
+template <class NextLine>
+void attachLines(std::vector<PatternError>& errors, NextLine next) {
+  std::vector<PatternError*> want;
+  for (PatternError& e : errors)
+    if (e.text.empty() && e.line > 0) want.push_back(&e);
+  if (want.empty()) return;
+  std::sort(want.begin(), want.end(),
+            [](const PatternError* a, const PatternError* b) { return a->line < b->line; });
+  std::string text;
+  uint32_t number = 0;
+  size_t i = 0;
+  while (i < want.size() && next(text)) {
+    ++number;
+    while (i < want.size() && want[i]->line == number) want[i++]->text = text;
+  }
+}
+
+template <class NextLine>
+std::optional<PatternProgram> read(const std::string& name, const PatternLimits& limits,
+                                   std::vector<PatternError>& errors, NextLine next) {
+  Reader reader(name, limits, errors);
+  std::string text;
+  uint32_t number = 0;
+  while (next(text)) {
+    ++number;
+    if (text.size() > 65536) {
+      errors.push_back(PatternError{PatternErrorKind::kSyntax, number, 1, 1,
+                                    "a line longer than 64 KiB",
+                                    "write one directive per line", text.substr(0, 80)});
+      break;
+    }
+    reader.line(text, number);
+    if (reader.full()) break;
+  }
+  std::optional<PatternProgram> program = reader.finish();
+  if (!program) return std::nullopt;
+  checkPatternPrograms(*program, errors);
+  if (!errors.empty()) return std::nullopt;
+  return program;
+}
+
+}  // namespace
+
+std::optional<PatternProgram> readPatternFile(const std::string& path, const PatternLimits& limits,
+                                              std::vector<PatternError>& errors) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    errors.push_back(PatternError{PatternErrorKind::kFile, 0, 1, 1,
+                                  fmt::format("cannot read the pattern file '{}'", path),
+                                  "check the path: a relative one is taken from the directory of the .ndl file that names it (from the working directory when given with --set)", ""});
+    return std::nullopt;
+  }
+  auto next = [&](std::string& line) { return static_cast<bool>(std::getline(in, line)); };
+  std::optional<PatternProgram> program = read(path, limits, errors, next);
+  if (!errors.empty()) {
+    std::ifstream again(path, std::ios::binary);
+    attachLines(errors, [&](std::string& line) { return static_cast<bool>(std::getline(again, line)); });
+  }
+  return program;
+}
+
+std::optional<PatternProgram> readPatternText(std::string_view text, const std::string& name,
+                                              const PatternLimits& limits,
+                                              std::vector<PatternError>& errors) {
+  auto lines = [text](size_t* pos) {
+    return [text, pos](std::string& line) {
+      if (*pos >= text.size()) return false;
+      size_t end = text.find('\n', *pos);
+      if (end == std::string_view::npos) end = text.size();
+      line.assign(text.substr(*pos, end - *pos));
+      *pos = end + 1;
+      return true;
+    };
+  };
+  size_t pos = 0;
+  std::optional<PatternProgram> program = read(name, limits, errors, lines(&pos));
+  size_t again = 0;
+  attachLines(errors, lines(&again));
+  return program;
+}
+
+PatternLimits patternLimits(int32_t nodes, bool packet_per_message, int64_t channel_width_bits,
+                            int64_t data_bits_per_packet, bool whole_packet_buffer,
+                            int64_t buffer_flits) {
+  PatternLimits l;
+  l.nodes = nodes;
+  if (packet_per_message) {
+    const int64_t flits = whole_packet_buffer ? std::min<int64_t>(65535, buffer_flits) : 65535;
+    l.max_bits = flits * channel_width_bits;
+    l.max_bits_reason =
+        whole_packet_buffer && buffer_flits < 65535
+            ? fmt::format("under (NetworkPacketSize Message) a message is one packet, and under "
+                          "cut-through a packet fits in a VC buffer of {} flits of {} bits",
+                          buffer_flits, channel_width_bits)
+            : fmt::format("under (NetworkPacketSize Message) a message is one packet of at most "
+                          "65535 flits of {} bits",
+                          channel_width_bits);
+  } else {
+    l.max_bits = std::min<int64_t>(int64_t{1} << 40, data_bits_per_packet * 0xffffffffLL);
+    l.max_bits_reason = "a message is split into at most 2^32 - 1 packets, 2^40 bits";
+  }
+  return l;
+}
+
+std::string formatPatternError(const std::string& path, const PatternError& e) {
+  std::string out = e.line > 0 ? fmt::format("{}:{}:{}: error: {}\n", path, e.line, e.col, e.message)
+                               : fmt::format("{}: error: {}\n", path, e.message);
+  if (e.line > 0 && !e.text.empty()) {
+    out += e.text + "\n";
+    std::string caret;
+    for (uint32_t i = 1; i < e.col && i <= e.text.size(); ++i)
+      caret += e.text[i - 1] == '\t' ? '\t' : ' ';
+    out += caret + "^" + std::string(e.length > 1 ? e.length - 1 : 0, '~') + "\n";
+  }
+  if (!e.hint.empty()) out += "hint: " + e.hint + "\n";
+  return out;
+}
+
+}  // namespace ndl::rt
