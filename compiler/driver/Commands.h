@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/driver/PatternGenerators.h"
 #include "compiler/driver/Pipeline.h"
 #include "compiler/support/Diagnostics.h"
 
@@ -50,6 +51,9 @@ struct BuildOptions {
 int runBuild(const BuildOptions& options);
 int runEmitLLVM(const BuildOptions& options);
 int runRun(const BuildOptions& options, const std::vector<std::string>& simArgs);
+
+// Generates a communication pattern (docs/workloads.md) into `output` ("" or "-": stdout).
+int runPattern(const PatternSpec& spec, const std::string& output);
 
 // Replaces ndlc with the sweep engine (python3 ndl_sweep.py --ndlc SELF ARGS).
 int runSweep(const std::vector<std::string>& args);

@@ -91,6 +91,29 @@ int run(int argc, char** argv) {
   sweepCmd->prefix_command();
   sweepCmd->set_help_flag();
 
+  PatternSpec pattern;
+  std::string patternOut;
+  std::string grid;
+  CLI::App* patternCmd = app.add_subcommand(
+      "pattern", "write a communication pattern file (.cpf, docs/workloads.md)");
+  patternCmd->add_option("kind", pattern.kind, "pde, sort, matrix, pingpong, barrier or alltoall")
+      ->required();
+  patternCmd->add_option("--nodes", pattern.nodes, "node count of the network")->required();
+  patternCmd->add_option("-o", patternOut, "the .cpf file to write (default: standard output)");
+  patternCmd->add_option("--size", pattern.size,
+                         "message size: halo (pde), block (matrix), bucket (sort), message "
+                         "(pingpong, alltoall, barrier), e.g. 1Kbyte");
+  patternCmd->add_option("--compute", pattern.compute,
+                         "compute time per step (pde, matrix, sort), e.g. 10usec");
+  patternCmd->add_option("--iterations", pattern.iterations,
+                         "iterations (pde), steps (matrix), rounds (the others)")
+      ->check(CLI::PositiveNumber);
+  patternCmd->add_option("--grid", grid, "pde: the grid X,Y or X,Y,Z (default: square 2-D)");
+  patternCmd->add_option("--from", pattern.from, "pingpong: one node (default 0)");
+  patternCmd->add_option("--to", pattern.to, "pingpong: the other (default the last)");
+  patternCmd->add_option("--algorithm", pattern.algorithm,
+                         "barrier: dissemination (default) or tree (gather-release)");
+
   app.add_subcommand("version", "print the version and the LLVM target");
 
   try {
@@ -108,6 +131,27 @@ int run(int argc, char** argv) {
 
   if (app.got_subcommand("version")) return runVersion();
   if (app.got_subcommand("sweep")) return runSweep(sweepCmd->remaining());
+  if (app.got_subcommand("pattern")) {
+    for (size_t at = 0; !grid.empty() && at <= grid.size();) {
+      const size_t comma = std::min(grid.find(',', at), grid.size());
+      try {
+        pattern.grid.push_back(std::stoll(grid.substr(at, comma - at)));
+      } catch (const std::exception&) {
+        std::cerr << "ndlc pattern: --grid " << grid << ": expected sizes such as 64,64\n";
+        return kExitUsage;
+      }
+      at = comma + 1;
+    }
+    pattern.command = "ndlc";  // how the file was made, without -o
+    for (int i = 1; i < argc; ++i) {
+      if (std::string_view(argv[i]) == "-o" && i + 1 < argc) {
+        ++i;
+        continue;
+      }
+      pattern.command += std::string(" ") + argv[i];
+    }
+    return runPattern(pattern, patternOut);
+  }
 
   for (const char* name : {"build", "run", "emit-llvm"}) {
     if (!app.got_subcommand(name)) continue;

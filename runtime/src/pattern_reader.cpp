@@ -315,6 +315,7 @@ class Reader {
     }
     const PatternSite site{line_, at.col};
     for (int64_t n = from_; n <= to_; ++n) {
+      if ((n & mask_) != value_) continue;
       const auto node = static_cast<int32_t>(n);
       std::optional<PatternOp> op = make(node);
       if (!op) return;  // reported
@@ -367,8 +368,30 @@ class Reader {
     }
     if (ops_.empty()) return;  // the node count was wrong: nothing can be placed
     if (d == "node") {
-      if (!arity(1, 1, "node all | node N | node A..B")) return;
-      const Token& t = tokens_[1];
+      const Token& t = tokens_[1 % tokens_.size()];
+      mask_ = 0;
+      value_ = 0;
+      if (t.text == "mask") {
+        // The nodes n with n & M == V: the two sides of a hypercube dimension, say.
+        if (!arity(3, 3, "node mask M V")) return;
+        int64_t m = 0, v = 0;
+        if (!integer(tokens_[2], int64_t{1} << 40, "a mask", &m) ||
+            !integer(tokens_[3], int64_t{1} << 40, "a value", &v))
+          return;
+        if ((v & ~m) != 0 || m == 0 || v >= limits_.nodes) {
+          error(PatternErrorKind::kSyntax, tokens_[3],
+                fmt::format("no node n has n & {} == {}", m, v),
+                "the value's bits must lie within the mask, and name a node");
+          return;
+        }
+        from_ = 0;
+        to_ = limits_.nodes - 1;
+        mask_ = m;
+        value_ = v;
+        seen_section_ = true;
+        return;
+      }
+      if (!arity(1, 1, "node all | node N | node A..B | node mask M V")) return;
       if (t.text == "all") {
         from_ = 0;
         to_ = limits_.nodes - 1;
@@ -467,7 +490,7 @@ class Reader {
                                 : rooted      ? fmt::format("{} ROOT SIZE", d)
                                               : "alltoall SIZE";
       if (!arity(d == "barrier" ? 0 : rooted ? 2 : 1, rooted ? 2 : 1, usage)) return;
-      if (from_ != 0 || to_ != limits_.nodes - 1 || !seen_section_) {
+      if (from_ != 0 || to_ != limits_.nodes - 1 || mask_ != 0 || !seen_section_) {
         error(PatternErrorKind::kSyntax, head,
               fmt::format("{} is a collective: every node takes part", d),
               "write it after `node all`");
@@ -516,6 +539,7 @@ class Reader {
   bool seen_nodes_ = false;
   bool seen_section_ = false;
   int64_t from_ = 0, to_ = -1;
+  int64_t mask_ = 0, value_ = 0;  // node mask M V
   std::vector<std::vector<PatternOp>> ops_;
   std::vector<std::vector<PatternSite>> sites_;
   std::vector<uint8_t> depth_;  // repetitions open in each node's program

@@ -28,6 +28,9 @@ COMMON = """(FlowControlMethod Wormhole)
 # An adaptive routing (selection matters), dateline escape classes (VC counts
 # and deadlock handling matter), synthetic load given as a rate.
 BASES = {
+    # A closed-loop application (docs/workloads.md) with compute gaps.
+    "pattern": "(Topology (Torus 4 4))\n(RoutingAlgorithm DimensionOrder)\n(VirtualChannels 2)\n"
+               "(DeadlockHandling Avoid)\n(CommunicationPatternFile \"app.cpf\")\n" + COMMON,
     "rate": "(Topology (Torus 4 4))\n(RoutingAlgorithm MinimalAdaptive)\n(VirtualChannels 3)\n"
             "(DeadlockHandling Avoid)\n(MessageCreationRate 4%)\n" + COMMON,
     "interval": "(Topology (Torus 4 4))\n(RoutingAlgorithm DimensionOrder)\n"
@@ -79,9 +82,10 @@ CASES = [
     ("MeasuredMessages", "300", "rate"),
     ("SimulationTime", "2000clock", "rate"),
     ("ReportPairs", "(0 5) (3 9)", "rate"),
-    # Not supported yet: the same error either way.
-    ("CommunicationPatternFile", '"app.cpf"', "rate"),
-    ("ProcessorPerformanceExpandRate", "50%", "rate"),
+    # Relative paths: from the .ndl file's directory when written, from the working directory
+    # when set; both are `out` here.
+    ("CommunicationPatternFile", '"app2.cpf"', "pattern"),
+    ("ProcessorPerformanceExpandRate", "50%", "pattern"),
 ]
 EXCLUDED = {
     "Sweep": "read by ndlc sweep only, which passes each value with --set",
@@ -123,6 +127,12 @@ def run(name, text, sets=()):
     # An input error: its kinds, without positions (the file and <--set> differ).
     return ("error", r.returncode, sorted(set(re.findall(r"\[([a-z-]+)\]", r.stderr))))
 
+
+with open(os.path.join(out, "app.cpf"), "w") as f:
+    f.write("nodes 16\nnode all\n  repeat 3\n    compute 2usec\n    send +1 64byte\n"
+            "    recv -1\n  end\n")
+with open(os.path.join(out, "app2.cpf"), "w") as f:
+    f.write("nodes 16\nnode all\n  compute 1usec\n  alltoall 32byte\n")
 
 failed = []
 covered = {form for form, _, _ in CASES}

@@ -1,0 +1,168 @@
+"""Closed-loop pattern files against the model (docs/workloads.md, docs/runtime.md 2.2).
+
+workloads.py NDLC DIR: writes programs and patterns into DIR, runs them and checks
+- ping-pong on an idle torus: each round trip is 2 (T + 1) clocks, T the zero-load latency
+  of the model; the application completes after exactly its round trips;
+- a dissemination barrier on fully connected networks of 8 and 6 nodes (one hop per message,
+  no two messages on one link) completes after exactly ceil(log2 N) one-hop message times;
+- a compute-bound ring exchange: doubling the processor speed-up
+  (ProcessorPerformanceExpandRate 0% -> 100%) halves every compute gap, and the completion time
+  is iterations x (gap + one-hop message time) both ways;
+- every message of a pattern is delivered exactly once (per node counts against the pattern),
+  also with synthetic background traffic beside it;
+- a receive whose message was dropped ends the run as application_stuck, naming the waiters,
+  with the results still written.
+Prints one line per check; exits non-zero at the first failure.
+"""
+import json
+import math
+import pathlib
+import subprocess
+import sys
+
+NDLC, OUT = sys.argv[1], pathlib.Path(sys.argv[2])
+OUT.mkdir(parents=True, exist_ok=True)
+
+BASE = """(FlowControlMethod VirtualCutThrough)
+(NetworkChannelWidth 32bit)
+(NetworkFrequency 100MHz)
+(NetworkPacketSize 256bit)
+(NetworkDataSize 192bit)
+(NodeBufferSize 8flit)
+"""
+P = 8  # flits per packet: every message here fits one 256-bit packet
+
+
+def zero_load(hops, delay=1, link=1, flits=P):
+    """docs/runtime.md 2.2, cut-through: (H+1) D + H L + (P-1)."""
+    return (hops + 1) * delay + hops * link + flits - 1
+
+
+def run(name, program, pattern, *set_args, expect_exit=0):
+    (OUT / f"{name}.cpf").write_text(pattern)
+    (OUT / f"{name}.ndl").write_text(program + f'(CommunicationPatternFile "{name}.cpf")\n')
+    js = OUT / f"{name}.json"
+    cmd = [NDLC, "run", str(OUT / f"{name}.ndl"), *sum((["--set", s] for s in set_args), []),
+           "--", "--json", str(js), "--quiet"]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != expect_exit:
+        sys.exit(f"{name}: exit {p.returncode}, expected {expect_exit}\n{p.stdout}{p.stderr}")
+    return json.loads(js.read_text())
+
+
+def check(what, ok, detail=""):
+    print(f"{what}: {'ok' if ok else 'FAILED'} {detail}")
+    if not ok:
+        sys.exit(1)
+
+
+def delivered_once(name, r, expected_received):
+    a = r["application"]
+    got = [n["received"] for n in r["nodes"]]
+    check(f"{name}: every message delivered exactly once",
+          a["messages_sent"] == a["messages_delivered"] == sum(expected_received)
+          and a["messages_dropped"] == 0 and got == expected_received
+          and r["conservation"]["holds"],
+          f"sent {a['messages_sent']} delivered {a['messages_delivered']}")
+
+
+# ---- ping-pong on an idle 4x4 torus, node 0 <-> node 10 (2 + 2 hops)
+torus = "(Topology (Torus 4 4))\n(RoutingAlgorithm DimensionOrder)\n" + BASE
+rounds = 5
+pingpong = f"""; {rounds} round trips between nodes 0 and 10
+nodes 16
+repeat {rounds}
+node 0
+  send 10 16byte tag 1
+  recv 10 tag 2
+node 10
+  recv 0 tag 1
+  send 0 16byte tag 2
+end
+"""
+r = run("pingpong", torus, pingpong)
+T = zero_load(4)
+rtt = 2 * (T + 1)
+a = r["application"]
+check("ping-pong: one-way latency is the model's", r["latency_cycles"]["message"]["max"] == T
+      and r["latency_cycles"]["message"]["mean"] == T, f"T = {T}")
+check("ping-pong: each round trip is 2 (T + 1) clocks",
+      a["complete"] and a["completion_clock"] == rounds * rtt
+      and a["nodes"][0]["finish_clock"] == rounds * rtt
+      and a["nodes"][10]["finish_clock"] == rounds * rtt - (T + 1),
+      f"completion {a['completion_clock']} = {rounds} x {rtt}")
+check("ping-pong: time is computing or waiting",
+      a["nodes"][0]["wait_ns"] == rounds * rtt * 10 and a["nodes"][0]["compute_ns"] == 0
+      and a["completion_time_ns"] == rounds * rtt * 10)
+delivered_once("ping-pong", r, [rounds if n in (0, 10) else 0 for n in range(16)])
+
+
+# ---- dissemination barrier on fully connected networks: one hop, no shared links
+def complete_graph(n):
+    # Node i reaches i+d through port (d, +) and i-d through (d, -).
+    return (f"(Topology (Nodes {n}) (for (i 0 to {n - 1}) (for (j 0 to {n - 1}) "
+            f"(when (< i j) (Link i j (- j i))))))\n(RoutingAlgorithm ShortestPath)\n" + BASE)
+
+
+for n in (8, 6):
+    barriers = 3
+    r = run(f"barrier{n}", complete_graph(n),
+            f"nodes {n}\nnode all\n  repeat {barriers}\n    barrier\n  end\n")
+    one_hop = zero_load(1) + 1
+    per_barrier = math.ceil(math.log2(n)) * one_hop
+    a = r["application"]
+    check(f"barrier on {n} nodes: {math.ceil(math.log2(n))} rounds of {one_hop} clocks each",
+          a["complete"] and a["completion_clock"] == barriers * per_barrier
+          and all(x["finish_clock"] == barriers * per_barrier for x in a["nodes"])
+          and r["hops"]["mean"] == 1,
+          f"completion {a['completion_clock']} = {barriers} x {per_barrier}")
+    delivered_once(f"barrier on {n} nodes", r, [barriers * math.ceil(math.log2(n))] * n)
+
+# ---- compute-bound ring exchange: the processor speed-up divides every compute gap
+ring = "(Topology (Ring 8))\n(RoutingAlgorithm DimensionOrder)\n" + BASE
+iterations = 10
+exchange = f"""nodes 8
+node all
+  repeat {iterations}
+    compute 10usec
+    send +1 16byte tag 5
+    recv -1 tag 5
+  end
+"""
+one_hop = zero_load(1) + 1
+times = {}
+for rate, speedup in (("0%", 1), ("100%", 2)):
+    r = run(f"compute_{speedup}x", ring, exchange, f"ProcessorPerformanceExpandRate={rate}")
+    a = r["application"]
+    gap = 1000 // speedup  # 10 usec at 100 MHz, divided by the speed-up
+    check(f"ring exchange at speed-up {speedup}: iterations x (gap + one-hop time)",
+          a["completion_clock"] == iterations * (gap + one_hop)
+          and all(x["compute_ns"] == iterations * gap * 10 for x in a["nodes"]),
+          f"completion {a['completion_clock']} = {iterations} x ({gap} + {one_hop})")
+    times[speedup] = a["completion_clock"]
+    delivered_once(f"ring exchange at speed-up {speedup}", r, [iterations] * 8)
+check("doubling the speed-up saves half the compute time",
+      times[1] - times[2] == iterations * 500, f"{times[1]} -> {times[2]}")
+
+# ---- the same exchange beside synthetic background traffic
+r = run("background", ring + "(MessageCreationRate 1%)\n(TrafficPattern Uniform)\n", exchange)
+a = r["application"]
+check("with background traffic the application completes, no sooner than alone",
+      a["complete"] and r["status"] == "ok" and a["completion_clock"] >= times[1]
+      and r["messages"]["created"] > a["messages_sent"],
+      f"{a['completion_clock']} clocks, {r['messages']['created'] - a['messages_sent']} "
+      "background messages")
+check("background: the application's messages all arrive once",
+      a["messages_delivered"] == a["messages_sent"] == iterations * 8
+      and r["conservation"]["holds"])
+
+# ---- drops leave a receive waiting for ever: reported, not a hang
+r = run("stuck", ring.replace("VirtualCutThrough", "Wormhole")
+        + "(DeadlockHandling DropAfterTimeout)\n(DeadlockTimeout 1clock)\n"
+        + "(MessageCreationRate 20%)\n(MessageCreationMax 20000)\n", exchange, expect_exit=3)
+a = r["application"]
+check("a dropped message ends the run as application_stuck, naming who waits",
+      r["status"] == "application_stuck" and not a["complete"] and a["messages_dropped"] > 0
+      and a["waiting_nodes"] > 0 and a["waiting"][0]["line"] == 6
+      and "will never arrive" in r["status_message"],
+      r["status_message"][:100])
