@@ -1,5 +1,5 @@
-// The .cpf reader (docs/workloads.md): one directive per line, read as a stream so that a
-// large file costs its operations' 24 bytes each, not its text. Operations go to the programs
+// The .cpf reader (docs/workloads.md): one directive per line, read as a stream twice (count,
+// then place) so that a large file costs its operations' 24 bytes each, not its text. Operations go to the programs
 // of the nodes the last `node` line named; a repetition opens in a node's program only when
 // the node gets an operation inside it.
 #include <fmt/format.h>
@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <fstream>
+#include <memory>
 #include <sstream>
 
 #include "ndl/runtime/pattern.h"
@@ -64,9 +65,25 @@ constexpr std::array<Unit, 10> kTimeUnits = {{{"sec", 1000000000000},
 
 class Reader {
  public:
-  Reader(const std::string& name, const PatternLimits& limits, std::vector<PatternError>& errors)
-      : limits_(limits), errors_(errors) {
+  // counts == nullptr: the first pass, which checks every line and counts each node's
+  // operations; then a second pass places them into arrays of exactly that size, so the
+  // peak memory is the program's 24 bytes per operation, not growing vectors and a copy.
+  Reader(const std::string& name, const PatternLimits& limits, std::vector<PatternError>& errors,
+         const std::vector<uint64_t>* counts)
+      : limits_(limits), errors_(errors), counts_(counts) {
     program_.path = name;
+    if (!counts_) return;
+    program_.nodes = limits_.nodes;
+    program_.start.assign(static_cast<size_t>(limits_.nodes) + 1, 0);
+    uint64_t total = 0;
+    for (int32_t n = 0; n < limits_.nodes; ++n) {
+      program_.start[n] = static_cast<uint32_t>(total);
+      total += (*counts_)[n];
+    }
+    program_.start[limits_.nodes] = static_cast<uint32_t>(total);
+    program_.ops.resize(total);
+    program_.sites.resize(total);
+    fill_.assign(program_.start.begin(), program_.start.end() - 1);
   }
 
   void line(std::string_view text, uint32_t number) {
@@ -90,7 +107,8 @@ class Reader {
     directive();
   }
 
-  std::optional<PatternProgram> finish() {
+  // The end of the first pass: false if the pattern has errors.
+  bool finishCount() {
     for (const Level& l : levels_)
       error(PatternErrorKind::kSyntax, l.site.line, l.site.col, 6,
             fmt::format("repeat {} has no end", l.count),
@@ -98,28 +116,28 @@ class Reader {
     if (!seen_nodes_ && errors_.empty())
       error(PatternErrorKind::kSyntax, 0, 1, 1, "the pattern has no `nodes N` line",
             fmt::format("begin the file with `nodes {}`", limits_.nodes), "");
-    if (!errors_.empty()) return std::nullopt;
-    program_.nodes = limits_.nodes;
-    program_.start.assign(static_cast<size_t>(limits_.nodes) + 1, 0);
-    size_t total = 0;
-    for (int32_t n = 0; n < limits_.nodes; ++n) {
-      program_.start[n] = static_cast<uint32_t>(total);
-      total += ops_[n].size();
-    }
+    if (!errors_.empty()) return false;
+    uint64_t total = 0;
+    for (uint64_t c : count_) total += c;
     if (total > 0xffffffffu) {
       error(PatternErrorKind::kSize, 0, 1, 1,
             fmt::format("the pattern has {} operations; at most 2^32 are supported", total),
             "use repeat for iterations instead of writing them out", "");
-      return std::nullopt;
+      return false;
     }
-    program_.start[limits_.nodes] = static_cast<uint32_t>(total);
-    program_.ops.reserve(total);
-    program_.sites.reserve(total);
+    return true;
+  }
+  const std::vector<uint64_t>& counts() const { return count_; }
+
+  // The end of the second pass.
+  std::optional<PatternProgram> finish() {
+    if (!errors_.empty()) return std::nullopt;
     for (int32_t n = 0; n < limits_.nodes; ++n) {
-      program_.ops.insert(program_.ops.end(), ops_[n].begin(), ops_[n].end());
-      program_.sites.insert(program_.sites.end(), sites_[n].begin(), sites_[n].end());
-      std::vector<PatternOp>().swap(ops_[n]);
-      std::vector<PatternSite>().swap(sites_[n]);
+      if (fill_[n] != program_.start[n + 1]) {
+        error(PatternErrorKind::kFile, 0, 1, 1, "the pattern file changed while it was read",
+              "run again once it is written", "");
+        return std::nullopt;
+      }
     }
     return std::move(program_);
   }
@@ -320,18 +338,30 @@ class Reader {
       std::optional<PatternOp> op = make(node);
       if (!op) return;  // reported
       open(node);
-      ops_[node].push_back(*op);
-      sites_[node].push_back(site);
+      push(node, *op, site);
     }
   }
   // Opens in node n the repetitions it has not entered yet.
   void open(int32_t n) {
     while (depth_[n] < levels_.size()) {
       Level& l = levels_[depth_[n]++];
-      l.entered.push_back({n, static_cast<uint32_t>(ops_[n].size())});
-      ops_[n].push_back(PatternOp::make(PatternOpKind::kRepeat, 0, 0, static_cast<uint32_t>(l.count)));
-      sites_[n].push_back(l.site);
+      l.entered.push_back({n, static_cast<uint32_t>(size(n))});
+      push(n, PatternOp::make(PatternOpKind::kRepeat, 0, 0, static_cast<uint32_t>(l.count)),
+           l.site);
     }
+  }
+  uint64_t size(int32_t n) const {
+    return counts_ ? fill_[n] - program_.start[n] : count_[n];
+  }
+  void push(int32_t n, const PatternOp& op, const PatternSite& site) {
+    if (!counts_) {
+      ++count_[n];
+      return;
+    }
+    const uint64_t i = fill_[n]++;
+    if (i >= program_.start[n + 1]) return;  // the file changed: finish() says so
+    program_.ops[i] = op;
+    program_.sites[i] = site;
   }
 
   void directive() {
@@ -361,12 +391,11 @@ class Reader {
               "(ndlc pattern ... --nodes N)");
         return;
       }
-      ops_.resize(static_cast<size_t>(limits_.nodes));
-      sites_.resize(static_cast<size_t>(limits_.nodes));
+      if (!counts_) count_.assign(static_cast<size_t>(limits_.nodes), 0);
       depth_.assign(static_cast<size_t>(limits_.nodes), 0);
       return;
     }
-    if (ops_.empty()) return;  // the node count was wrong: nothing can be placed
+    if (depth_.empty()) return;  // the node count was wrong: nothing can be placed
     if (d == "node") {
       const Token& t = tokens_[1 % tokens_.size()];
       mask_ = 0;
@@ -472,9 +501,10 @@ class Reader {
       }
       Level& l = levels_.back();
       for (auto [n, index] : l.entered) {
-        ops_[n].push_back(PatternOp::make(PatternOpKind::kEnd, index));
-        sites_[n].push_back(PatternSite{line_, head.col});
-        ops_[n][index].setValue(static_cast<int64_t>(ops_[n].size() - index));
+        push(n, PatternOp::make(PatternOpKind::kEnd, index), PatternSite{line_, head.col});
+        const uint64_t at = program_.start.empty() ? 0 : program_.start[n] + index;
+        if (counts_ && at < program_.ops.size())
+          program_.ops[at].setValue(static_cast<int64_t>(size(n) - index));
         --depth_[n];
       }
       levels_.pop_back();
@@ -540,8 +570,9 @@ class Reader {
   bool seen_section_ = false;
   int64_t from_ = 0, to_ = -1;
   int64_t mask_ = 0, value_ = 0;  // node mask M V
-  std::vector<std::vector<PatternOp>> ops_;
-  std::vector<std::vector<PatternSite>> sites_;
+  const std::vector<uint64_t>* counts_;  // the second pass: from the first
+  std::vector<uint64_t> count_;          // the first pass: operations per node
+  std::vector<uint64_t> fill_;           // the second pass: next index per node
   std::vector<uint8_t> depth_;  // repetitions open in each node's program
   std::vector<Level> levels_;
 };
@@ -565,9 +596,7 @@ void attachLines(std::vector<PatternError>& errors, NextLine next) {
 }
 
 template <class NextLine>
-std::optional<PatternProgram> read(const std::string& name, const PatternLimits& limits,
-                                   std::vector<PatternError>& errors, NextLine next) {
-  Reader reader(name, limits, errors);
+void feed(Reader& reader, std::vector<PatternError>& errors, NextLine next) {
   std::string text;
   uint32_t number = 0;
   while (next(text)) {
@@ -581,7 +610,22 @@ std::optional<PatternProgram> read(const std::string& name, const PatternLimits&
     reader.line(text, number);
     if (reader.full()) break;
   }
-  std::optional<PatternProgram> program = reader.finish();
+}
+
+// open() gives a fresh line source each time: the text is read twice (see Reader).
+template <class Open>
+std::optional<PatternProgram> read(const std::string& name, const PatternLimits& limits,
+                                   std::vector<PatternError>& errors, Open open) {
+  std::vector<uint64_t> counts;
+  {
+    Reader counter(name, limits, errors, nullptr);
+    feed(counter, errors, open());
+    if (!counter.finishCount()) return std::nullopt;
+    counts = counter.counts();
+  }
+  Reader filler(name, limits, errors, &counts);
+  feed(filler, errors, open());
+  std::optional<PatternProgram> program = filler.finish();
   if (!program) return std::nullopt;
   checkPatternPrograms(*program, errors);
   if (!errors.empty()) return std::nullopt;
@@ -599,8 +643,13 @@ std::optional<PatternProgram> readPatternFile(const std::string& path, const Pat
                                   "check the path: a relative one is taken from the directory of the .ndl file that names it (from the working directory when given with --set)", ""});
     return std::nullopt;
   }
-  auto next = [&](std::string& line) { return static_cast<bool>(std::getline(in, line)); };
-  std::optional<PatternProgram> program = read(path, limits, errors, next);
+  in.close();
+  // Each pass opens the file anew; the stream lives in the line source.
+  auto open = [&path]() {
+    auto stream = std::make_shared<std::ifstream>(path, std::ios::binary);
+    return [stream](std::string& line) { return static_cast<bool>(std::getline(*stream, line)); };
+  };
+  std::optional<PatternProgram> program = read(path, limits, errors, open);
   if (!errors.empty()) {
     std::ifstream again(path, std::ios::binary);
     attachLines(errors, [&](std::string& line) { return static_cast<bool>(std::getline(again, line)); });
@@ -622,7 +671,11 @@ std::optional<PatternProgram> readPatternText(std::string_view text, const std::
     };
   };
   size_t pos = 0;
-  std::optional<PatternProgram> program = read(name, limits, errors, lines(&pos));
+  auto open = [&]() {
+    pos = 0;
+    return lines(&pos);
+  };
+  std::optional<PatternProgram> program = read(name, limits, errors, open);
   size_t again = 0;
   attachLines(errors, lines(&again));
   return program;
