@@ -93,35 +93,27 @@ class Checker {
     }
   }
 
-  // Does node b's program, run on from where it waits, ever send `key`? Receives count as
-  // satisfied: this asks whether the send exists, not whether it is reached.
-  bool sendsLater(int32_t b, const Key& key) const {
-    PatternCursors copy = cursors_;
-    for (;;) {
-      const PatternStep s = copy.next(b);
-      if (s.kind == PatternStep::kDone) return false;
-      if (s.kind == PatternStep::kSend && s.peer == key.dst && s.tag == key.tag) return true;
-    }
-  }
-
   void report() {
-    // Receives first: a receive nobody sends; else the programs wait for each other.
+    // Receives first: a receive nobody sends; else the programs wait for each other; only
+    // when every program ended, sends nobody received.
     for (int32_t n = 0; n < p_.nodes && errors_.size() < 20; ++n) {
       if (state_[n] != kBlocked) continue;
       const Key& key = wait_[n];
-      if (state_[key.src] == kDone || !sendsLater(key.src, key)) {
+      if (state_[key.src] == kDone || !cursors_.sendsLater(key.src, key.dst, key.tag)) {
         add(PatternErrorKind::kUnmatched, wait_op_[n],
             fmt::format("node {} waits for a message from node {} with {} that is never sent", n,
                         key.src, tagText(key.tag)),
             fmt::format("add `send {} SIZE{}` to node {}'s program, or remove this receive", n,
                         key.tag >= kCollectiveTag ? "" : fmt::format(" tag {}", key.tag),
                         key.src));
-        continue;
       }
+    }
+    if (!errors_.empty()) return;  // what waits on a missing send is no cycle of its own
+    for (int32_t n = 0; n < p_.nodes; ++n) {
+      if (state_[n] != kBlocked) continue;
       cycleFrom(n);
       return;  // one cycle is enough: the others are usually the same one seen elsewhere
     }
-    if (!errors_.empty()) return;
     // Sends nobody receives, in file order.
     std::vector<std::pair<uint32_t, Key>> left;
     for (const auto& [key, e] : pending_) left.push_back({e.op, key});

@@ -98,8 +98,16 @@ PatternCursors::PatternCursors(const PatternProgram& program)
   for (int32_t n = 0; n < program.nodes; ++n) cursors_[n].pc = program.start[n];
 }
 
-PatternStep PatternCursors::next(int32_t n) {
-  Cursor& c = cursors_[n];
+bool PatternCursors::sendsLater(int32_t n, int32_t dst, uint64_t tag) const {
+  Cursor c = cursors_[n];
+  for (;;) {
+    const PatternStep s = step(c, n);
+    if (s.kind == PatternStep::kDone) return false;
+    if (s.kind == PatternStep::kSend && s.peer == dst && s.tag == tag) return true;
+  }
+}
+
+PatternStep PatternCursors::step(Cursor& c, int32_t n) const {
   const uint32_t end = program_.start[n + 1];
   while (c.pc < end) {
     const PatternOp& op = program_.ops[c.pc];

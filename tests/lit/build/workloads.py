@@ -166,3 +166,13 @@ check("a dropped message ends the run as application_stuck, naming who waits",
       and a["waiting_nodes"] > 0 and a["waiting"][0]["line"] == 6
       and "will never arrive" in r["status_message"],
       r["status_message"][:100])
+
+# ---- a simulator reads its pattern again at start: a file changed since the build is checked
+sim = OUT / "pingpong-sim"
+subprocess.run([NDLC, "build", str(OUT / "pingpong.ndl"), "-o", str(sim)], check=True)
+(OUT / "pingpong.cpf").write_text(pingpong.replace("recv 10 tag 2", "recv 10 tag 3"))
+p = subprocess.run([str(sim), "--quiet"], capture_output=True, text=True)
+check("a simulator rereads its pattern file and reports its errors in place",
+      p.returncode == 1 and "pingpong.cpf:6:3: error: node 0 waits for a message from node 10 "
+      "with tag 3 that is never sent" in p.stderr and "  recv 10 tag 3\n  ^\nhint: " in p.stderr
+      and "each other" not in p.stderr, p.stderr.splitlines()[0] if p.stderr else "")

@@ -33,7 +33,10 @@ class PatternCursors {
  public:
   explicit PatternCursors(const PatternProgram& program);
   // The next step of node n's program (kDone from then on once it ended).
-  PatternStep next(int32_t n);
+  PatternStep next(int32_t n) { return step(cursors_[n], n); }
+  // Whether node n's program, run on from here with every receive taken as satisfied, sends
+  // a message to dst with this tag (the cursors do not move).
+  bool sendsLater(int32_t n, int32_t dst, uint64_t tag) const;
   // A node's collectives so far.
   uint32_t collectives(int32_t n) const { return cursors_[n].coll_seq; }
 
@@ -49,6 +52,8 @@ class PatternCursors {
     uint32_t depth = 0;
     Frame frames[kPatternMaxDepth];
   };
+  PatternStep step(Cursor& c, int32_t n) const;
+
   const PatternProgram& program_;
   std::vector<Cursor> cursors_;
 };
