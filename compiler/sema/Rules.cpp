@@ -10,7 +10,7 @@ namespace {
 class Resolver {
  public:
   Resolver(const FormValues& v, FileId mainFile, DiagnosticEngine& diags, Requirement need)
-      : v_(v), mainFile_(mainFile), diags_(diags), need_(need) {}
+      : v_(v), mainFile_(mainFile), need_(need), diags_(diags) {}
 
   std::optional<Parameters> run() {
     for (size_t i = 0; i < kFormCount; ++i)
@@ -31,6 +31,11 @@ class Resolver {
             "file, and this program names none")
           .withHint("add (CommunicationPatternFile \"app.cpf\") (docs/workloads.md), or remove "
                     "this form");
+    }
+    if (ok(FormId::CommunicationPatternFile) && v_[FormId::CommunicationPatternFile].text.empty()) {
+      error(DiagKind::OutOfRange, FormId::CommunicationPatternFile,
+            "CommunicationPatternFile names no file")
+          .withHint("give the path of a .cpf file (docs/workloads.md), or remove this form");
     }
     // A pattern run ends when the application completes, not after a count of messages.
     if (given(FormId::CommunicationPatternFile) && given(FormId::MeasuredMessages)) {

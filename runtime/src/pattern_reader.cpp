@@ -208,16 +208,20 @@ class Reader {
     size_t i = 0;
     Int128 mantissa = 0;
     int64_t decimals = 0;
-    bool digits = false, point = false;
+    bool digits = false, point = false, huge = false, inexact = false;
     for (; i < t.text.size(); ++i) {
       const char ch = t.text[i];
       if (ch >= '0' && ch <= '9') {
         digits = true;
-        if (mantissa < (Int128{1} << 100)) {
+        // Past 2^80 (times a unit of at most 2^40, still within 128 bits) the value is too
+        // large anyway; past 30 decimals it is not a whole number of the unit's base.
+        if (!point && mantissa >= (Int128{1} << 80)) {
+          huge = true;
+        } else if (point && (decimals >= 30 || mantissa >= (Int128{1} << 80))) {
+          inexact = inexact || ch != '0';
+        } else {
           mantissa = mantissa * 10 + (ch - '0');
           if (point) ++decimals;
-        } else if (!point) {
-          mantissa = Int128{1} << 100;  // too large anyway
         }
       } else if (ch == '.' && !point) {
         point = true;
@@ -233,15 +237,16 @@ class Reader {
       std::string names;
       for (const Unit& c : units) names += fmt::format("{}{}", names.empty() ? "" : ", ", c.name);
       error(PatternErrorKind::kSyntax, t,
-            !digits ? fmt::format("'{}' is not {}", t.text, what)
-                    : fmt::format("'{}' is not a unit of {}", unit, what),
+            !digits          ? fmt::format("'{}' is not {}", t.text, what)
+            : unit.empty()   ? fmt::format("'{}' has no unit", t.text)
+                             : fmt::format("'{}' is not a unit of {}", unit, what),
             fmt::format("write {} such as {} (units: {})", what, example, names));
       return false;
     }
     Int128 v = mantissa * u->scale;
     Int128 div = 1;
     for (int64_t d = 0; d < decimals; ++d) div *= 10;
-    if (v % div != 0) {
+    if (inexact || v % div != 0) {
       error(PatternErrorKind::kSize, t,
             fmt::format("{} is not a whole number of {}", t.text,
                         units.size() == kSizeUnits.size() ? "bits" : "picoseconds"),
@@ -249,7 +254,7 @@ class Reader {
       return false;
     }
     v /= div;
-    if (v > kPatternMaxValue) {
+    if (huge || v > kPatternMaxValue) {
       error(PatternErrorKind::kSize, t, fmt::format("{} {} is too large", what, t.text),
             "sizes are at most 2^55 bits and times at most 2^55 ps (10 hours)");
       return false;
