@@ -49,7 +49,15 @@ void checkPatternFile(FrontEndResult& result, SourceManager& sources, Diagnostic
                       fmt::format("the pattern file '{}' is a directory", p.patternFile),
                       "name a .cpf file", ""});
   } else {
-    rt::readPatternFile(p.patternFile, limits, errors);
+    std::optional<rt::PatternProgram> program = rt::readPatternFile(p.patternFile, limits, errors);
+    if (program && !program->fully_checked) {
+      diags.report(DiagKind::PatternUnchecked, at,
+                   fmt::format("the pattern's programs run longer than the {} steps the checker "
+                               "follows them for: a receive that no send matches past that point "
+                               "shows only when the simulation ends as application_stuck",
+                               limits.check_steps))
+          .withHint("repeat fewer iterations to have the whole pattern checked");
+    }
   }
   if (errors.empty()) return;
   // The pattern's text joins the sources only now, for the lines the diagnostics quote.

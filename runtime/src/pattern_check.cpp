@@ -40,20 +40,22 @@ std::string tagText(uint64_t tag) {
 
 class Checker {
  public:
-  Checker(const PatternProgram& p, std::vector<PatternError>& errors)
-      : p_(p), errors_(errors), cursors_(p), state_(p.nodes, kReady), wait_(p.nodes),
+  Checker(const PatternProgram& p, uint64_t budget, std::vector<PatternError>& errors)
+      : budget_(budget), p_(p), errors_(errors), cursors_(p), state_(p.nodes, kReady), wait_(p.nodes),
         wait_op_(p.nodes, 0) {}
 
   void run() {
     std::deque<int32_t> ready;
     for (int32_t n = 0; n < p_.nodes; ++n) ready.push_back(n);
-    while (!ready.empty()) {
+    while (!ready.empty() && steps_ <= budget_) {
       const int32_t n = ready.front();
       ready.pop_front();
       advance(n, ready);
     }
+    if (steps_ > budget_) return;  // too long to run through: unchecked, not wrong
     report();
   }
+  bool finished() const { return steps_ <= budget_; }
 
  private:
   enum State : uint8_t { kReady, kBlocked, kDone };
@@ -63,6 +65,7 @@ class Checker {
   };
   void advance(int32_t n, std::deque<int32_t>& ready) {
     for (;;) {
+      if (++steps_ > budget_) return;
       const PatternStep s = cursors_.next(n);
       if (s.kind == PatternStep::kDone) {
         state_[n] = kDone;
@@ -167,6 +170,8 @@ class Checker {
     errors_.push_back(std::move(e));
   }
 
+  const uint64_t budget_;
+  uint64_t steps_ = 0;
   const PatternProgram& p_;
   std::vector<PatternError>& errors_;
   PatternCursors cursors_;
@@ -178,8 +183,11 @@ class Checker {
 
 }  // namespace
 
-void checkPatternPrograms(const PatternProgram& program, std::vector<PatternError>& errors) {
-  Checker(program, errors).run();
+bool checkPatternPrograms(const PatternProgram& program, uint64_t budget,
+                          std::vector<PatternError>& errors) {
+  Checker checker(program, budget, errors);
+  checker.run();
+  return checker.finished();
 }
 
 }  // namespace ndl::rt

@@ -14,7 +14,9 @@
 
 namespace ndl::rt {
 
-void checkPatternPrograms(const PatternProgram& program, std::vector<PatternError>& errors);
+// pattern_check.cpp: false if the programs ran past the budget of steps (then unchecked).
+bool checkPatternPrograms(const PatternProgram& program, uint64_t budget,
+                          std::vector<PatternError>& errors);
 
 namespace {
 
@@ -632,7 +634,7 @@ std::optional<PatternProgram> read(const std::string& name, const PatternLimits&
   feed(filler, errors, open());
   std::optional<PatternProgram> program = filler.finish();
   if (!program) return std::nullopt;
-  checkPatternPrograms(*program, errors);
+  program->fully_checked = checkPatternPrograms(*program, limits.check_steps, errors);
   if (!errors.empty()) return std::nullopt;
   return program;
 }

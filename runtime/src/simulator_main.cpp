@@ -92,6 +92,13 @@ int runMain(int argc, char** argv, const NetworkDesc& desc, const ParamTables* t
         std::fputs(formatPatternError(params.pattern_file, e).c_str(), stderr);
       return 1;
     }
+    if (!program->fully_checked) {
+      std::fprintf(stderr,
+                   "ndl: note: the pattern's programs run longer than the checker follows them "
+                   "(%llu steps); a receive no send matches after that ends the run as "
+                   "application_stuck\n",
+                   static_cast<unsigned long long>(PatternLimits{}.check_steps));
+    }
     params.pattern_program = std::make_shared<const PatternProgram>(std::move(*program));
   }
   if (std::string err = validate(params, static_cast<int32_t>(desc.nodes.size())); !err.empty()) {

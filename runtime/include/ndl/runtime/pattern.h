@@ -60,6 +60,10 @@ struct PatternProgram {
   std::vector<PatternOp> ops;     // node 0's program, then node 1's, ...
   std::vector<uint32_t> start;    // nodes + 1 offsets into ops
   std::vector<PatternSite> sites;  // parallel to ops
+  // The checker runs the programs for at most PatternLimits::check_steps steps: false when
+  // they ran longer, so that a receive nobody sends would show only at run time (as an
+  // application_stuck status).
+  bool fully_checked = true;
 };
 
 enum class PatternErrorKind : uint8_t {
@@ -85,6 +89,7 @@ struct PatternLimits {
   int32_t nodes = 0;            // the network's node count
   int64_t max_bits = 0;         // largest message the network carries
   std::string max_bits_reason;  // why, for the hint
+  uint64_t check_steps = uint64_t{1} << 26;  // budget of the checker's zero-time run
 };
 
 // The largest message a network carries: under (NetworkPacketSize Message) one packet of at
