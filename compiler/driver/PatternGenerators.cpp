@@ -32,15 +32,15 @@ std::string pde(const PatternSpec& s, std::ostream& out) {
   if (g.size() != 2 && g.size() != 3) return "--grid takes two or three sizes: X,Y or X,Y,Z";
   int64_t product = 1;
   for (int64_t k : g) {
-    if (k < 1) return "--grid sizes must be positive";
-    product *= k;
+    if (k < 1 || k > s.nodes) return fmt::format("--grid sizes must be 1 to {}", s.nodes);
+    product *= k;  // at most nodes^3 < 2^63
   }
   if (product != s.nodes)
     return fmt::format("--grid {} has {} nodes, not {}", fmt::join(g, ","), product, s.nodes);
   const std::vector<int64_t> dims = g;
   while (g.size() < 3) g.push_back(1);
   const int64_t iterations = s.iterations > 0 ? s.iterations : 100;
-  const std::string size = orDefault(s.size, "1Kbyte");
+  const std::string size = orDefault(s.size, "16byte");
   const std::string compute = orDefault(s.compute, "10usec");
   const int64_t stride[3] = {1, g[0], g[0] * g[1]};
   out << fmt::format("; PDE: {}-D grid {} without wrap-around, {} iterations of compute {} and "
@@ -84,8 +84,8 @@ std::string pde(const PatternSpec& s, std::ostream& out) {
 std::string matrix(const PatternSpec& s, std::ostream& out) {
   const auto q = static_cast<int64_t>(std::llround(std::sqrt(static_cast<double>(s.nodes))));
   if (q * q != s.nodes) return fmt::format("Cannon's algorithm needs a square node count, not {}", s.nodes);
-  const std::string size = orDefault(s.size, "8Kbyte");
-  const std::string compute = orDefault(s.compute, "50usec");
+  const std::string size = orDefault(s.size, "256byte");
+  const std::string compute = orDefault(s.compute, "100usec");
   const int64_t steps = s.iterations > 0 ? s.iterations : q;
   out << fmt::format("; matrix multiply (Cannon) on a {}x{} node grid: {} steps of a {} block "
                      "multiply and {} blocks shifted left (A) and up (B)\n",
@@ -119,7 +119,7 @@ std::string matrix(const PatternSpec& s, std::ostream& out) {
 std::string sort(const PatternSpec& s, std::ostream& out) {
   if ((s.nodes & (s.nodes - 1)) != 0)
     return fmt::format("bitonic sort needs a power-of-two node count, not {}", s.nodes);
-  const std::string size = orDefault(s.size, "1Kbyte");  // one node's keys
+  const std::string size = orDefault(s.size, "128byte");  // one node's keys
   const std::string compute = orDefault(s.compute, "10usec");
   const int64_t rounds = s.iterations > 0 ? s.iterations : 1;
   int log = 0;
@@ -146,7 +146,8 @@ std::string sort(const PatternSpec& s, std::ostream& out) {
 }  // namespace
 
 std::string writePattern(const PatternSpec& s, std::ostream& out) {
-  if (s.nodes < 2) return "--nodes must be at least 2";
+  // A network has at most 2^24 nodes (docs/topologies.md).
+  if (s.nodes < 2 || s.nodes > (int64_t{1} << 24)) return "--nodes must be 2 to 16777216";
   if (!s.command.empty()) out << "; " << s.command << "\n";
   if (s.kind == "pde") return pde(s, out);
   if (s.kind == "matrix") return matrix(s, out);

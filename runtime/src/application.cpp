@@ -51,6 +51,7 @@ void Application::advance(int32_t n, int64_t c) {
         const int64_t k = computeClocks(step.value);
         if (k == 0) continue;
         s.compute += k;
+        s.busy_until = c + k;
         wakes_.push({c + k, n});
         return;
       }
@@ -144,7 +145,7 @@ bool Application::takeArrived(int32_t dst, int32_t src, uint64_t tag) {
   return false;
 }
 
-void Application::report(ApplicationResult& out) const {
+void Application::report(ApplicationResult& out, int64_t end_clock) const {
   out.present = true;
   out.pattern_file = program_->path;
   out.complete = complete();
@@ -158,8 +159,8 @@ void Application::report(ApplicationResult& out) const {
   for (int32_t n = 0; n < nodes_; ++n) {
     const NodeState& s = state_[n];
     out.finish_clock[n] = s.finish;
-    out.compute_clocks[n] = s.compute;
-    out.wait_clocks[n] = s.waiting;
+    out.compute_clocks[n] = s.compute - std::max<int64_t>(0, s.busy_until - end_clock);
+    out.wait_clocks[n] = s.waiting + (s.wait_src >= 0 ? end_clock - s.wait_since : 0);
     end = std::max(end, s.finish);
     if (s.wait_src >= 0) {
       ++out.waiting_nodes;

@@ -102,7 +102,17 @@ class Checker {
     for (int32_t n = 0; n < p_.nodes && errors_.size() < 20; ++n) {
       if (state_[n] != kBlocked) continue;
       const Key& key = wait_[n];
-      if (state_[key.src] == kDone || !cursors_.sendsLater(key.src, key.dst, key.tag)) {
+      int later = 0;
+      if (state_[key.src] != kDone) {
+        uint64_t left = budget_ > steps_ ? budget_ - steps_ : 0;
+        later = cursors_.sendsLater(key.src, key.dst, key.tag, &left);
+        steps_ = budget_ - left;
+        if (later < 0) {
+          steps_ = budget_ + 1;  // too long to search: unchecked (what was found stands)
+          return;
+        }
+      }
+      if (later == 0) {
         add(PatternErrorKind::kUnmatched, wait_op_[n],
             fmt::format("node {} waits for a message from node {} with {} that is never sent", n,
                         key.src, tagText(key.tag)),

@@ -98,13 +98,14 @@ PatternCursors::PatternCursors(const PatternProgram& program)
   for (int32_t n = 0; n < program.nodes; ++n) cursors_[n].pc = program.start[n];
 }
 
-bool PatternCursors::sendsLater(int32_t n, int32_t dst, uint64_t tag) const {
+int PatternCursors::sendsLater(int32_t n, int32_t dst, uint64_t tag, uint64_t* budget) const {
   Cursor c = cursors_[n];
-  for (;;) {
+  for (; *budget > 0; --*budget) {
     const PatternStep s = step(c, n);
-    if (s.kind == PatternStep::kDone) return false;
-    if (s.kind == PatternStep::kSend && s.peer == dst && s.tag == tag) return true;
+    if (s.kind == PatternStep::kDone) return 0;
+    if (s.kind == PatternStep::kSend && s.peer == dst && s.tag == tag) return 1;
   }
+  return -1;
 }
 
 PatternStep PatternCursors::step(Cursor& c, int32_t n) const {

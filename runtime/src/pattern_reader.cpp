@@ -89,6 +89,7 @@ class Reader {
   }
 
   void line(std::string_view text, uint32_t number) {
+    if (number == 1 && text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // UTF-8 BOM
     line_ = number;
     text_ = text;
     tokens_.clear();
@@ -185,7 +186,11 @@ class Reader {
   // A non-negative integer; false (reported) if it is not one or exceeds max.
   bool integer(const Token& t, int64_t max, std::string_view what, int64_t* out) {
     int64_t v = 0;
-    if (t.text.empty()) return false;
+    if (t.text.empty()) {
+      error(PatternErrorKind::kSyntax, t, fmt::format("{} is missing", what),
+            "write a whole number such as 3");
+      return false;
+    }
     for (char ch : t.text) {
       if (ch < '0' || ch > '9') {
         error(PatternErrorKind::kSyntax, t, fmt::format("'{}' is not {}", t.text, what),

@@ -145,9 +145,9 @@ std::string deadlockMessage(const DeadlockRecord& d, size_t length) {
                      d.clock, length, names);
 }
 
-std::string stuckMessage(const Application& app) {
+std::string stuckMessage(const Application& app, int64_t c) {
   ApplicationResult r;
-  app.report(r);
+  app.report(r, c + 1);
   std::string waits;
   for (size_t i = 0; i < r.waiting.size() && i < 4; ++i) {
     const ApplicationResult::Wait& w = r.waiting[i];
@@ -157,12 +157,15 @@ std::string stuckMessage(const Application& app) {
                                                                w.tag - kCollectiveTag + 1)
                                                  : fmt::format("tag {}", w.tag));
   }
-  return fmt::format(
-      "the application cannot finish: {} dropped message{} will never arrive, and {} "
-      "program{} wait{} for them: {}{}",
-      r.messages_dropped, r.messages_dropped == 1 ? "" : "s", r.waiting_nodes,
-      r.waiting_nodes == 1 ? "" : "s", r.waiting_nodes == 1 ? "s" : "", waits,
-      r.waiting_nodes > 4 ? ", ..." : "");
+  // Drops, or (in a pattern too long for the checker to follow) a receive nobody sends.
+  const std::string why =
+      r.messages_dropped > 0
+          ? fmt::format("{} dropped message{} will never arrive", r.messages_dropped,
+                        r.messages_dropped == 1 ? "" : "s")
+          : std::string("no message is on its way");
+  return fmt::format("the application cannot finish: {}, and {} program{} wait{}: {}{}", why,
+                     r.waiting_nodes, r.waiting_nodes == 1 ? "" : "s",
+                     r.waiting_nodes == 1 ? "s" : "", waits, r.waiting_nodes > 4 ? ", ..." : "");
 }
 
 }  // namespace
@@ -287,7 +290,7 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
       if (app->complete()) break;
       if (app->stuck()) {
         out.status = RunStatus::kApplicationStuck;
-        out.status_message = stuckMessage(*app);
+        out.status_message = stuckMessage(*app, c);
         break;
       }
     } else if (stats.windowClosed()) {
@@ -435,7 +438,7 @@ Results Simulator::run(const RunOptions& options) {
       out.recovery_hops += row.recovery_hops;
     }
   }
-  if (s.app) s.app->report(out.application);
+  if (s.app) s.app->report(out.application, out.cycles);
   if (out.status == RunStatus::kOk && out.messages.refused > 0) {
     out.status = RunStatus::kInjectionQueueFull;
     out.status_message = fmt::format(

@@ -46,12 +46,15 @@ class Application {
   bool complete() const { return finished_ == nodes_ && in_flight_ == 0; }
   // Not complete, yet nothing will ever wake a program: a receive whose message was dropped.
   bool stuck() const { return !complete() && wakes_.empty() && in_flight_ == 0; }
-  void report(ApplicationResult& out) const;
+  // What the run measured when it ended at clock `end` (a compute gap or wait still under way
+  // counts up to there).
+  void report(ApplicationResult& out, int64_t end) const;
 
  private:
   struct NodeState {
     int64_t finish = -1;
-    int64_t compute = 0;  // clocks computing
+    int64_t compute = 0;  // clocks computing, the gap under way included whole
+    int64_t busy_until = 0;  // end of the last compute gap
     int64_t waiting = 0;  // clocks waiting in receives
     int64_t wait_since = -1;
     uint64_t wait_tag = 0;

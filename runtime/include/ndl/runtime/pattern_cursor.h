@@ -35,8 +35,9 @@ class PatternCursors {
   // The next step of node n's program (kDone from then on once it ended).
   PatternStep next(int32_t n) { return step(cursors_[n], n); }
   // Whether node n's program, run on from here with every receive taken as satisfied, sends
-  // a message to dst with this tag (the cursors do not move).
-  bool sendsLater(int32_t n, int32_t dst, uint64_t tag) const;
+  // a message to dst with this tag (the cursors do not move): 1 yes, 0 no, -1 not found within
+  // *budget steps (which it decreases by the steps taken).
+  int sendsLater(int32_t n, int32_t dst, uint64_t tag, uint64_t* budget) const;
   // A node's collectives so far.
   uint32_t collectives(int32_t n) const { return cursors_[n].coll_seq; }
 
