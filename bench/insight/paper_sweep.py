@@ -30,8 +30,9 @@ wormhole at 32 bits, 50 MHz):
              200, 1000 and 5000 clocks
   control    deadlock-free controls: dateline classes on the tori (2 VCs,
              DeadlockHandling Avoid), e-cube on the hypercube (1 VC, Avoid:
-             its channel dependencies have no cycle); the RDT's vector
-             routing has no deadlock-free VC scheme yet and has no control
+             its channel dependencies have no cycle), and on the RDT an
+             up*/down* escape VC beside one VC of its own routes
+             (VectorRoutingUpDown, ShortestPathUpDown; 2 VCs, Avoid)
   hop        a 2-clock hop (NodeHardwareDelay 1clock) against the examples'
              3 clocks (2-clock router and 1-clock link)
 
@@ -123,7 +124,13 @@ STUDIES = {
                                                "DeadlockHandling": "Avoid"},
                                    "torus3d": {"VirtualChannels": "2",
                                                "DeadlockHandling": "Avoid"},
-                                   "hypercube": {"DeadlockHandling": "Avoid"}})],
+                                   "hypercube": {"DeadlockHandling": "Avoid"},
+                                   "rdt": {"RoutingAlgorithm": "VectorRoutingUpDown",
+                                           "VirtualChannels": "2",
+                                           "DeadlockHandling": "Avoid"},
+                                   "rdt-minimal": {"RoutingAlgorithm": "ShortestPathUpDown",
+                                                   "VirtualChannels": "2",
+                                                   "DeadlockHandling": "Avoid"}})],
     "hop": [("3-clock hop", {None: {}}), ("2-clock hop", {None: {"NodeHardwareDelay": "1clock"}})],
 }
 
@@ -148,7 +155,9 @@ def plan(networks, methods, studies):
 
     def add(meta, name, params):
         file, extra = network_file(name)
-        params = dict(params, **extra)
+        # A study's values win over the variant's (the RDT control replaces
+        # ShortestPath by ShortestPathUpDown).
+        params = dict(extra, **params)
         key = (file, tuple(sorted(params.items())))
         out.append((meta, file, params, key in seen))
         seen.add(key)

@@ -154,11 +154,14 @@ int runInfo(const InfoOptions& options) {
       j["routing_traced_max_hops"] = routes->maxHops;
       j["routing_traced_avg_hops"] = routes->avgHops;
       j["routing_traced_minimal"] = routes->minimal ? json(*routes->minimal) : json(nullptr);
+    } else if (routes) {
+      j["routing_traced_note"] = routes->note;
     }
     j["virtual_channels"] = p.virtualChannels;
     j["deadlock_free"] = deadlockFree ? json(*deadlockFree) : json(nullptr);
     if (r.deadlock && !r.deadlock->deadlockFree) j["deadlock_cycle"] = r.deadlock->cycleText;
     if (r.deadlock && r.deadlock->deadlockFree) j["deadlock_reason"] = r.deadlock->reason;
+    if (!deadlockFree) j["deadlock_note"] = deadlockText;  // why it was not analysed
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << fmt::format("network           {}\n", g.name);
@@ -191,6 +194,8 @@ int runInfo(const InfoOptions& options) {
                                  routes->maxHops, routes->avgHops,
                                  routes->minimal.value_or(false) ? "minimal" : "not minimal",
                                  routes->method);
+      else if (routes)
+        std::cout << fmt::format("routes            not traced: {}\n", routes->note);
     }
     std::cout << fmt::format("deadlock          {} ({} virtual channel{})\n", deadlockText,
                              p.virtualChannels, p.virtualChannels == 1 ? "" : "s");

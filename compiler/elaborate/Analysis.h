@@ -29,6 +29,11 @@ struct Limits {
   // is traced, and its calls cost more (Valiant on an 8x8 torus is about
   // 6.5M calls, 2.4 s; on 16x16 it would take minutes and is refused).
   uint64_t maxDrawSteps = 15'000'000ULL;
+  // Evaluation steps (loop iterations and calls of NDL code) one analysis
+  // may spend on routing calls, projected from what the first sources or
+  // destinations cost: about 30 s at the evaluator's 10M steps/s.
+  // VectorRoutingUpDown's route trace on a 16x16 RDT takes 128M.
+  uint64_t maxEvalSteps = 300'000'000ULL;
   // A route longer than this is a livelock. 0: 4 * nodeCount + 64, more
   // than any route that does not circle forever needs.
   uint32_t maxRouteHops = 0;

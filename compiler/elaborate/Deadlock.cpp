@@ -104,8 +104,26 @@ class Builder {
       for (NodeId d = 0; d < g_.nodeCount; ++d) dests.push_back(d);
       out_.method = fmt::format("all destinations ({}); translation was tried and did not hold",
                                 g_.nodeCount);
+      // The estimate above counted the representatives only.
+      out_.estimatedWork =
+          (dests.size() + samples_.size()) * states * outcomes * (fns_.waits ? 2 : 1);
+      if (out_.estimatedWork > budget) {
+        out_.status = AnalysisStatus::kTooLarge;
+        out_.message = fmt::format(
+            "network of {} nodes is too large for the dependency check of a routing that is "
+            "not translation-invariant; estimated {} routing steps (limit {})",
+            g_.nodeCount, out_.estimatedWork, budget);
+        return std::move(out_);
+      }
     }
-    for (NodeId d : dests) {
+    const WorkBudget budgetSteps(fns_, limits_.maxEvalSteps);
+    for (size_t i = 0; i < dests.size(); ++i) {
+      if (auto why = budgetSteps.over(i, dests.size(), "the dependency check", "destinations")) {
+        out_.status = AnalysisStatus::kTooLarge;
+        out_.message = std::move(*why);
+        return std::move(out_);
+      }
+      const NodeId d = dests[i];
       std::vector<std::pair<uint32_t, uint32_t>> edges, ext;
       explore(d, edges, ext);
       if (!refused_.empty()) {
@@ -255,6 +273,12 @@ class Builder {
       RouteState state = start;
       if (auto err = routeCandidates(g_, fns_, src, dst, cur, in, kUnknownHops, wait, state,
                                      step_)) {
+        // Past its first hop a packet of a routing that does not read the
+        // source is explored for all sources at once: `src` is a stand-in.
+        const std::string route = fmt::format("the route from node {} to node {}", src, dst);
+        if (in.channel != kNoChannel && !fns_.readsSource && err->message.starts_with(route))
+          err->message.replace(0, route.size(),
+                               fmt::format("a packet for node {} (from some source)", dst));
         if (out_.errors.size() < limits_.maxErrors) out_.errors.push_back(std::move(*err));
         return false;
       }

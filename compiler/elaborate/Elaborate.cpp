@@ -463,6 +463,7 @@ RouteFunctions routeFunctions(const Network& network, const sema::DefinitionTabl
   fns.waits = readsVar(body, sema::kRoutingBlockedSlot);
   fns.translationInvariant = !network.graph.representatives.empty() && defs.defs[def].hasRoute &&
                              usedClasses <= 1 && !fns.readsSource && !fns.hasHeader;
+  fns.work = [&evaluator] { return evaluator.work(); };
   return fns;
 }
 

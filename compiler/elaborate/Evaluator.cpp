@@ -82,6 +82,7 @@ void Evaluator::twoValues(const Expr& at, const HeaderFieldLayout& f, int64_t a,
 }
 
 void Evaluator::step(const Expr& at) {
+  ++work_;
   if (++steps_ > kMaxSteps)
     throw EvalError{at.range,
                     fmt::format("evaluation takes more than {} steps (loop iterations and calls)",

@@ -114,6 +114,10 @@ class Evaluator {
   const RouteTiers& route(Value v) const { return routes_[static_cast<size_t>(v.a)]; }
   void clearRoutes() { routes_.clear(); }
 
+  // Loop iterations and calls of every evaluation so far: the analyses
+  // measure what a routing costs with it and stop before they hang.
+  uint64_t work() const { return work_; }
+
  private:
   friend class EvalFrame;
   Value eval(const sema::Expr& e, Value* frame);
@@ -136,6 +140,7 @@ class Evaluator {
   // Loop iterations and calls of the evaluation under way: a bound on the time one
   // evaluation may take, so that a wrong loop bound is an error, not a hang.
   uint64_t steps_ = 0;
+  uint64_t work_ = 0;
   uintptr_t stackBase_ = 0;  // native stack address where the evaluation under way began
   void step(const sema::Expr& at);
 };

@@ -77,6 +77,19 @@ std::vector<NodeId> routeSources(const Graph& g, const RouteFunctions& fns, cons
   return {};
 }
 
+std::optional<std::string> WorkBudget::over(uint64_t done, uint64_t total, std::string_view what,
+                                            std::string_view units) const {
+  if (!fns_.work || done == 0) return std::nullopt;
+  const uint64_t spent = fns_.work() - start_;
+  const double projected = static_cast<double>(spent) * static_cast<double>(total) /
+                           static_cast<double>(done);
+  if (projected <= static_cast<double>(limit_)) return std::nullopt;
+  return fmt::format(
+      "{} would take about {:.2g} evaluation steps of the routing's NDL code (limit {:.2g}), "
+      "measured over {} of {} {}",
+      what, projected, static_cast<double>(limit_), done, total, units);
+}
+
 RoutingStats routingHops(const Graph& g, const RouteFunctions& fns, const Limits& limits) {
   RoutingStats s;
   const NodeId n = g.nodeCount;
@@ -128,7 +141,13 @@ RoutingStats routingHops(const Graph& g, const RouteFunctions& fns, const Limits
   uint64_t pairs = 0;
   bool exact = true;
   double approx = 0;  // the same mean in floating point, should `den` outgrow 128 bits
+  const WorkBudget budgetSteps(fns, limits.maxEvalSteps);
   for (uint64_t i = 0; i < sourceCount && s.errors.size() < limits.maxErrors; ++i) {
+    if (auto why = budgetSteps.over(i, sourceCount, "tracing every route", "sources")) {
+      s.status = AnalysisStatus::kTooLarge;
+      s.message = std::move(*why);
+      return s;
+    }
     const NodeId src = sourceAt(i);
     const Bfs::Result res = i == 0 ? first : bfs.run(src);
     if (res.reached != n) {

@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "compiler/elaborate/Analysis.h"
@@ -76,6 +77,30 @@ struct RouteFunctions {
   bool translationInvariant = false;
   // The packet carries header fields: the analyses' states include them.
   bool hasHeader = false;
+  // Evaluation steps spent by every call so far (unset: not measured). A
+  // routing call costs from a few steps (DimensionOrder) to thousands (a
+  // spanning tree climbed by recursion), so the analyses bound their work in
+  // steps as well as in calls.
+  std::function<uint64_t()> work;
+};
+
+// Bounds an analysis's routing calls by the evaluation steps they spend
+// (RouteFunctions::work): after `done` of `total` units (sources traced,
+// destinations explored) it stops the analysis when the steps spent so far,
+// or the steps the whole would take at the rate measured, exceed the limit.
+// Steps, not seconds, so that the same input always gets the same answer.
+class WorkBudget {
+ public:
+  WorkBudget(const RouteFunctions& fns, uint64_t limit)
+      : fns_(fns), limit_(limit), start_(fns.work ? fns.work() : 0) {}
+  // nullopt within the budget, else why the analysis stops.
+  std::optional<std::string> over(uint64_t done, uint64_t total, std::string_view what,
+                                  std::string_view units) const;
+
+ private:
+  const RouteFunctions& fns_;
+  uint64_t limit_;
+  uint64_t start_;
 };
 
 // Every initial state of a packet from src to dst (one when the routing

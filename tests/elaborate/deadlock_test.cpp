@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <deque>
+#include <memory>
 #include <set>
 #include <string>
 #include <utility>
@@ -474,6 +475,54 @@ TEST(Deadlock, RefusesTooMuchWork) {
   const DeadlockResult r = checkDeadlock(g, f, options(1));
   EXPECT_EQ(r.status, AnalysisStatus::kTooLarge);
   EXPECT_NE(r.message.find("too large"), std::string::npos) << r.message;
+}
+
+// The dependency check projects the evaluation steps of the routing's calls
+// from the first destination and stops at once when the whole would
+// exceed the budget.
+TEST(Deadlock, StopsWhenEvaluationStepsWouldExceedTheBudget) {
+  const Graph g = buildTorus({16, 16});
+  RouteFunctions f = dimensionOrder(g, true);
+  f.translationInvariant = false;
+  auto steps = std::make_shared<uint64_t>(0);
+  f.candidates = [inner = f.candidates, steps](NodeId cur, NodeId dst, Hop in, uint32_t wait,
+                                               RouteState& s, std::vector<Hop>& out) {
+    *steps += 1000;
+    return inner(cur, dst, in, wait, s, out);
+  };
+  f.work = [steps] { return *steps; };
+  Limits limits;
+  limits.maxEvalSteps = 1'000'000;
+  const DeadlockResult r = checkDeadlock(g, f, options(2), limits);
+  EXPECT_EQ(r.status, AnalysisStatus::kTooLarge);
+  EXPECT_NE(r.message.find("measured over 1 of 256 destinations"), std::string::npos)
+      << r.message;
+  limits.maxEvalSteps = 1'000'000'000;
+  EXPECT_EQ(checkDeadlock(g, f, options(2), limits).status, AnalysisStatus::kOk);
+}
+
+// A routing that claims translation invariance and is not (node 0 routes
+// adaptively, the others by dimension order) is explored from every
+// destination: the work is estimated again for all of them and refused
+// when it exceeds the budget, instead of running far past it.
+TEST(Deadlock, EstimatesAgainWhenTranslationDoesNotHold) {
+  const Graph g = buildTorus({16, 16});
+  RouteFunctions f = dimensionOrder(g, true);
+  const RouteFunctions adaptive = minimalAdaptive(g, true, Escape::kNone);
+  f.candidates = [dor = f.candidates, ma = adaptive.candidates](
+                     NodeId cur, NodeId dst, Hop in, uint32_t wait, RouteState& s,
+                     std::vector<Hop>& out) {
+    return (cur == 0 ? ma : dor)(cur, dst, in, wait, s, out);
+  };
+  f.translationInvariant = true;
+  Limits limits;
+  limits.maxRouteSteps = 50'000;  // the representative's 1,280 states pass, all 256 do not
+  const DeadlockResult r = checkDeadlock(g, f, options(1), limits);
+  EXPECT_EQ(r.status, AnalysisStatus::kTooLarge);
+  EXPECT_NE(r.message.find("not translation-invariant"), std::string::npos) << r.message;
+  const DeadlockResult full = checkDeadlock(g, f, options(1));
+  ASSERT_EQ(full.status, AnalysisStatus::kOk) << full.message;
+  EXPECT_EQ(full.method.rfind("all destinations (256)", 0), 0u) << full.method;
 }
 
 TEST(Deadlock, NoRoutingIsInvalid) {

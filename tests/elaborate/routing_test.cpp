@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include "compiler/elaborate/Metrics.h"
 #include "tests/elaborate/TestGraphs.h"
 
@@ -231,6 +233,40 @@ TEST(Routing, RefusesTooMuchWork) {
   const RoutingStats s = routingHops(g, f);
   EXPECT_EQ(s.status, AnalysisStatus::kTooLarge);
   EXPECT_NE(s.message.find("too large"), std::string::npos);
+}
+
+// A routing whose every call costs 1,000 evaluation steps (as an NDL
+// routing climbing a tree by recursion may): the trace measures the first
+// source, projects the whole and stops at once instead of running for
+// minutes; within the budget it answers as usual.
+RouteFunctions costly(RouteFunctions f, uint64_t stepsPerCall) {
+  auto steps = std::make_shared<uint64_t>(0);
+  f.candidates = [inner = f.candidates, steps, stepsPerCall](
+                     NodeId cur, NodeId dst, Hop in, uint32_t blockedFor, RouteState& s,
+                     std::vector<Hop>& out) {
+    *steps += stepsPerCall;
+    return inner(cur, dst, in, blockedFor, s, out);
+  };
+  f.work = [steps] { return *steps; };
+  return f;
+}
+
+TEST(Routing, StopsWhenEvaluationStepsWouldExceedTheBudget) {
+  const Graph g = buildTorus({16, 16});
+  RouteFunctions f = dimensionOrder(g, true);
+  f.translationInvariant = false;
+  Limits limits;
+  limits.maxEvalSteps = 1'000'000;  // one source costs 255 routes x 8 hops x 1,000
+  const RoutingStats s = routingHops(g, costly(f, 1000), limits);
+  EXPECT_EQ(s.status, AnalysisStatus::kTooLarge);
+  EXPECT_NE(s.message.find("tracing every route would take about 5.2e+08 evaluation steps"),
+            std::string::npos)
+      << s.message;
+  EXPECT_NE(s.message.find("measured over 1 of 256 sources"), std::string::npos) << s.message;
+  limits.maxEvalSteps = 600'000'000;
+  const RoutingStats ok = routingHops(g, costly(f, 1000), limits);
+  ASSERT_EQ(ok.status, AnalysisStatus::kOk) << ok.message;
+  EXPECT_EQ(ok.maxHops, 16u);
 }
 
 }  // namespace

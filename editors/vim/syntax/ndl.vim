@@ -53,12 +53,13 @@ let s:forms = ['Topology', 'FlowControlMethod', 'NetworkChannelWidth',
 let s:enums = ['StoreAndForward', 'Wormhole', 'VirtualCutThrough',
       \ 'DimensionOrder', 'XFirstYNext', 'Ecube', 'VectorRouting',
       \ 'MinimalAdaptive', 'WestFirst', 'NorthLast', 'NegativeFirst',
-      \ 'OddEven', 'Valiant', 'ShortestPath', 'StarChannel', 'RecoverX',
-      \ 'DISHA', 'Refuse', 'Block', 'Drop', 'Avoid', 'Detect',
-      \ 'DropAfterTimeout', 'Atomic', 'NonAtomic', 'First', 'Random',
-      \ 'MostCredits', 'StraightFirst', 'Uniform', 'BitReversal',
-      \ 'BitComplement', 'Transpose', 'Shuffle', 'Tornado', 'Neighbor',
-      \ 'HotSpot', 'AllToAll', 'Ring', 'Mesh', 'Torus', 'Hypercube', 'RDT']
+      \ 'OddEven', 'Valiant', 'ShortestPath', 'ShortestPathUpDown',
+      \ 'VectorRoutingUpDown', 'StarChannel', 'RecoverX', 'DISHA', 'Refuse',
+      \ 'Block', 'Drop', 'Avoid', 'Detect', 'DropAfterTimeout', 'Atomic',
+      \ 'NonAtomic', 'First', 'Random', 'MostCredits', 'StraightFirst',
+      \ 'Uniform', 'BitReversal', 'BitComplement', 'Transpose', 'Shuffle',
+      \ 'Tornado', 'Neighbor', 'HotSpot', 'AllToAll', 'Ring', 'Mesh', 'Torus',
+      \ 'Hypercube', 'RDT']
 " END GENERATED enums
 " BEGIN GENERATED keywords (editors/sync_names.py --write)
 let s:keywords = ['let', 'if', 'cond', 'for', 'mod']
