@@ -271,14 +271,11 @@ class Builder {
     for (uint32_t wait : {0u, kLongWait}) {
       if (wait != 0 && !fns_.waits) break;
       RouteState state = start;
-      if (auto err = routeCandidates(g_, fns_, src, dst, cur, in, kUnknownHops, wait, state,
+      // Past its first hop a packet of a routing that does not read the
+      // source is explored for all sources at once: `src` is a stand-in.
+      const NodeId named = in.channel != kNoChannel && !fns_.readsSource ? kAnySource : src;
+      if (auto err = routeCandidates(g_, fns_, named, dst, cur, in, kUnknownHops, wait, state,
                                      step_)) {
-        // Past its first hop a packet of a routing that does not read the
-        // source is explored for all sources at once: `src` is a stand-in.
-        const std::string route = fmt::format("the route from node {} to node {}", src, dst);
-        if (in.channel != kNoChannel && !fns_.readsSource && err->message.starts_with(route))
-          err->message.replace(0, route.size(),
-                               fmt::format("a packet for node {} (from some source)", dst));
         if (out_.errors.size() < limits_.maxErrors) out_.errors.push_back(std::move(*err));
         return false;
       }

@@ -17,7 +17,9 @@ uint32_t routeHopLimit(const Graph& g, const Limits& limits) {
 RouteError makeRouteError(const Graph& g, RouteErrorKind kind, NodeId src, NodeId dst, NodeId node,
                           uint32_t hops, ChannelId channel) {
   RouteError e{kind, src, dst, node, hops, channel, {}};
-  const std::string route = fmt::format("the route from node {} to node {}", src, dst);
+  const std::string route = src == kAnySource
+                                ? fmt::format("a packet for node {}", dst)
+                                : fmt::format("the route from node {} to node {}", src, dst);
   switch (kind) {
     case RouteErrorKind::kNoChannel:
       e.message = hops == kUnknownHops

@@ -127,7 +127,7 @@ enum class RouteErrorKind : uint8_t {
 
 struct RouteError {
   RouteErrorKind kind;
-  NodeId src = 0, dst = 0;
+  NodeId src = 0, dst = 0;         // src: kAnySource when not known
   NodeId node = 0;                 // where it went wrong
   uint32_t hops = 0;               // hops taken before that
   ChannelId channel = kNoChannel;  // kWrongChannel: what route returned; kMissingPort: the port
@@ -145,6 +145,10 @@ std::optional<RouteError> routeCandidates(const Graph& graph, const RouteFunctio
 // Hop count of an error found outside a trace (the dependency check explores
 // states, not routes): the message then names no hop count.
 inline constexpr uint32_t kUnknownHops = UINT32_MAX;
+// Source of an error found where the packet's source is not known (the
+// dependency check explores a routing that does not read `source` for all
+// sources at once): the message then names the destination only.
+inline constexpr NodeId kAnySource = UINT32_MAX;
 
 // The hop limit a trace uses: limits.maxRouteHops, or 4N + 64.
 uint32_t routeHopLimit(const Graph& graph, const Limits& limits);
