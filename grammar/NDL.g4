@@ -83,13 +83,15 @@ IDENT
     | OPERATOR
     ;
 
+// Comments go to the hidden channel: the parser never sees them; ndlc fmt
+// keeps them.
 LINE_COMMENT
-    : ';' ~[\r\n]* -> skip
+    : ';' ~[\r\n]* -> channel(HIDDEN)
     ;
 
 // `#| ... |#` ends at the first `|#`; block comments do not nest.
 BLOCK_COMMENT
-    : '#|' .*? '|#' -> skip
+    : '#|' .*? '|#' -> channel(HIDDEN)
     ;
 
 // Matches an opening `#|` with no closing `|#` after it: it can only be

@@ -52,6 +52,15 @@ int runBuild(const BuildOptions& options);
 int runEmitLLVM(const BuildOptions& options);
 int runRun(const BuildOptions& options, const std::vector<std::string>& simArgs);
 
+struct FmtOptions {
+  std::vector<std::string> files;
+  bool check = false;    // --check: report files not in the canonical layout
+  bool inPlace = false;  // -i: rewrite them
+  DiagOptions diag;
+};
+
+int runFmt(const FmtOptions& options);
+
 // Generates a communication pattern (docs/workloads.md) into `output` ("" or "-": stdout).
 int runPattern(const PatternSpec& spec, const std::string& output);
 

@@ -114,6 +114,14 @@ int run(int argc, char** argv) {
   patternCmd->add_option("--algorithm", pattern.algorithm,
                          "barrier: dissemination (default) or tree (gather-release)");
 
+  FmtOptions fmtOptions;
+  CLI::App* fmtCmd =
+      app.add_subcommand("fmt", "print NDL source in the canonical layout (docs/fmt.md)");
+  fmtCmd->add_option("files", fmtOptions.files, "NDL files ('-' reads standard input)");
+  fmtCmd->add_flag("--check", fmtOptions.check,
+                   "print nothing; exit 1 and name each file that is not formatted");
+  fmtCmd->add_flag("-i", fmtOptions.inPlace, "rewrite the files in place");
+
   app.add_subcommand("version", "print the version and the LLVM target");
 
   try {
@@ -130,6 +138,7 @@ int run(int argc, char** argv) {
   }
 
   if (app.got_subcommand("version")) return runVersion();
+  if (app.got_subcommand("fmt")) return runFmt(fmtOptions);
   if (app.got_subcommand("sweep")) return runSweep(sweepCmd->remaining());
   if (app.got_subcommand("pattern")) {
     for (size_t at = 0; !grid.empty() && at <= grid.size();) {

@@ -3,12 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "compiler/driver/Commands.h"
+#include "compiler/driver/WriteFile.h"
 #include "ndl/runtime/pattern.h"
 
 namespace ndl::driver {
@@ -41,23 +40,8 @@ int runPattern(const PatternSpec& spec, const std::string& output) {
     std::cout << text.str();
     return kExitOk;
   }
-  // Written whole or not at all.
-  const std::string tmp = output + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text.str();
-    out.close();
-    if (!out) {
-      std::cerr << fmt::format("ndlc pattern: cannot write '{}'\n", output);
-      std::filesystem::remove(tmp);
-      return kExitInputError;
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, output, ec);
-  if (ec) {
-    std::cerr << fmt::format("ndlc pattern: cannot write '{}': {}\n", output, ec.message());
-    std::filesystem::remove(tmp, ec);
+  if (std::string why = writeFileWhole(output, text.str()); !why.empty()) {
+    std::cerr << fmt::format("ndlc pattern: cannot write '{}': {}\n", output, why);
     return kExitInputError;
   }
   return kExitOk;

@@ -85,6 +85,15 @@ std::optional<Program> Loader::load(const std::string& path) {
   return program;
 }
 
+std::optional<FileId> Loader::readSource(const std::string& path) {
+  if (path != "-") return readFile(path, path, SourceRange{});
+  std::ostringstream ss;
+  ss << std::cin.rdbuf();
+  FileId file = sources_.addBuffer("<stdin>", "", ss.str());
+  sources_.setText(file, sanitizeText(sources_.text(file), file, diags_));
+  return file;
+}
+
 Program Loader::loadText(std::string displayName, const std::string& text) {
   FileId file = sources_.addBuffer(std::move(displayName), "", text);
   sources_.setText(file, sanitizeText(text, file, diags_));

@@ -39,6 +39,10 @@ class Loader {
   // imports resolve against the current directory.
   Program loadText(std::string displayName, const std::string& text);
 
+  // Reads one file ("-": standard input) as text, without its imports or
+  // the prelude (ndlc fmt). Returns nullopt when it cannot be read at all.
+  std::optional<FileId> readSource(const std::string& path);
+
   // The names `(import "...")` can find in the stdlib directory.
   std::vector<std::string> stdlibModules() const;
 

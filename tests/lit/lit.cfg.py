@@ -28,6 +28,11 @@ config.environment["PATH"] = os.pathsep.join(
 config.environment["NDL_CACHE_DIR"] = os.environ.get(
     "NDL_CACHE_DIR", os.path.join(config.test_exec_root, "ndl-cache"))
 
+# Tests leave out work that only repeats, ten times slower, what the normal build
+# already covers (each says what and why), to keep CI within its time.
+if getattr(config, "sanitized", False):
+    config.environment["NDL_SANITIZED"] = "1"
+
 # Sanitizer settings pass through to ndlc.
 for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "NDL_STDLIB"):
     if var in os.environ:
