@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 packages=(
   build-essential cmake ninja-build python3 default-jre-headless
   antlr4 libantlr4-runtime-dev
-  llvm-16-dev llvm-16-tools clang-16
+  llvm-16-dev llvm-16-tools clang-16 libclang-rt-16-dev libfuzzer-16-dev
   libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev libgtest-dev
   gnuplot-nox
 )

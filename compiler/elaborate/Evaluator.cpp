@@ -43,10 +43,7 @@ std::string humanBytes(int64_t nodes) {
 constexpr uint32_t kMaxDepth = 400;
 constexpr uintptr_t kMaxStackBytes = uintptr_t{4} << 20;  // half the usual 8 MiB main stack
 
-uintptr_t stackAddress() {
-  char probe = 0;
-  return reinterpret_cast<uintptr_t>(&probe);
-}
+uintptr_t stackAddress() { return reinterpret_cast<uintptr_t>(__builtin_frame_address(0)); }
 constexpr size_t kStackSlots = 1 << 16;
 constexpr size_t kMaxLists = 1 << 20;
 // Loop iterations and calls per evaluation: a 16M-node torus is elaborated in about 50 M;

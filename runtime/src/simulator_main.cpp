@@ -24,8 +24,10 @@ namespace {
 volatile int g_interrupted = 0;
 void onInterrupt(int) { g_interrupted = 1; }
 
-int runMain(int argc, char** argv, const NetworkDesc& desc, const ParamTables* tables,
-            SimParams params) {
+}  // namespace
+
+std::optional<int> parseSimulatorArgs(int argc, char** argv, const ParamTables* tables,
+                                      SimParams& params, SimulatorArgs& args) {
   CLI::App app{"NDL network simulator"};
   app.footer(tables ? "Parameters for --param Name=Value, with their values in this simulator "
                       "(converted: bits, flits, network clocks, Hz, messages per node per "
@@ -33,17 +35,15 @@ int runMain(int argc, char** argv, const NetworkDesc& desc, const ParamTables* t
                       "and passes them here):\n" +
                           describeAbiParams(tables->values)
                     : std::string("This simulator takes no --param.\n"));
-  std::string json_path;
   std::vector<std::string> param_args;
   std::vector<std::string> set_args;
-  bool quiet = false;
   int64_t seed = -1;
-  app.add_option("--json", json_path, "write the results as JSON to FILE");
+  app.add_option("--json", args.json_path, "write the results as JSON to FILE");
   app.add_option("--seed", seed, "seed of the random streams")->check(CLI::NonNegativeNumber);
   app.add_option("--param", param_args,
                  "change a converted parameter: Name=Value (repeatable; see below)");
   app.add_option("--set", set_args)->group("");  // only to say where --set went
-  app.add_flag("--quiet", quiet, "no report on stdout and no progress line");
+  app.add_flag("--quiet", args.quiet, "no report on stdout and no progress line");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -77,6 +77,17 @@ int runMain(int argc, char** argv, const NetworkDesc& desc, const ParamTables* t
     params = tables->make(values);
   }
   if (seed >= 0) params.seed = static_cast<uint64_t>(seed);
+  return std::nullopt;
+}
+
+namespace {
+
+int runMain(int argc, char** argv, const NetworkDesc& desc, const ParamTables* tables,
+            SimParams params) {
+  SimulatorArgs args;
+  if (std::optional<int> code = parseSimulatorArgs(argc, argv, tables, params, args)) return *code;
+  const std::string& json_path = args.json_path;
+  const bool quiet = args.quiet;
   if (!params.pattern_file.empty()) {
     // Read at every start, with the same checks as ndlc check: the file may have changed
     // since the simulator was built.

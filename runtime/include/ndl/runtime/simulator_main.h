@@ -5,6 +5,9 @@
 // through the checker: ndlc run FILE --set Name=Value.
 #pragma once
 
+#include <optional>
+#include <string>
+
 #include "ndl/runtime/abi_params.h"
 #include "ndl/runtime/network_desc.h"
 #include "ndl/runtime/sim_params.h"
@@ -19,6 +22,17 @@ struct ParamTables {
 };
 
 int simulatorMain(int argc, char** argv, const NetworkDesc& desc, const ParamTables& tables);
+
+// What the command line says besides the parameters.
+struct SimulatorArgs {
+  std::string json_path;
+  bool quiet = false;
+};
+// Reads the command line into `args` and applies --param (through `tables`; nullptr: refused)
+// and --seed to `params`. Returns the exit code when the simulator must stop here (0 after
+// --help, 2 for a usage error, reported on stderr), else nullopt.
+std::optional<int> parseSimulatorArgs(int argc, char** argv, const ParamTables* tables,
+                                      SimParams& params, SimulatorArgs& args);
 // Parameters made in C++ (runtime tests): --param is refused.
 int simulatorMain(int argc, char** argv, const NetworkDesc& desc, SimParams params);
 
