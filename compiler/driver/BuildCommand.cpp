@@ -16,6 +16,7 @@
 #include "compiler/codegen/NetworkTables.h"
 #include "compiler/driver/Commands.h"
 #include "compiler/sema/FormTable.h"
+#include "ndl/runtime/memory_estimate.h"
 
 namespace ndl::driver {
 namespace {
@@ -42,6 +43,27 @@ struct Session {
     return false;
   }
 };
+
+// A simulator that cannot fit this machine's memory is not built: the estimate
+// (runtime/memory_estimate.h) is known from the shape before anything is allocated.
+bool fitsMemory(Session& s) {
+  const sema::Parameters& p = s.result.checked->params;
+  const elab::Graph& g = s.result.network->graph;
+  const double need = simulatorMemoryBytes(s.result);
+  const double have = static_cast<double>(rt::machineMemoryBytes());
+  if (need <= have) return true;
+  const double gib = 1024.0 * 1024.0 * 1024.0;
+  s.diags
+      .report(DiagKind::NetworkTooLarge, p.topology.call->range,
+              fmt::format("the simulator of {} would need about {:.1f} GiB of memory; this "
+                          "machine has {:.1f} GiB",
+                          g.name, need / gib, have / gib))
+      .withHint(fmt::format("{} nodes x {} VCs per port x {} flits per VC buffer: fewer nodes, "
+                            "VCs or a smaller NodeBufferSize (docs/runtime.md, memory)",
+                            g.nodeCount, p.virtualChannels, p.bufferFlits));
+  s.diags.printText(std::cerr);
+  return false;
+}
 
 codegen::CodegenOptions codegenOptions(const BuildOptions& o) {
   codegen::CodegenOptions c;
@@ -86,7 +108,7 @@ std::string cacheKey(const BuildOptions& o, const ast::Program& p,
 
 int runBuild(const BuildOptions& o) {
   Session session(o);
-  if (!session.frontEnd(o)) return kExitInputError;
+  if (!session.frontEnd(o) || !fitsMemory(session)) return kExitInputError;
   FrontEndResult& r = session.result;
   DiagnosticEngine& diags = session.diags;
   bool ok = codegen::buildSimulator(*r.checked, *r.network, codegenOptions(o), o.output, diags);
@@ -106,7 +128,7 @@ int runEmitLLVM(const BuildOptions& o) {
 
 int runRun(const BuildOptions& o, const std::vector<std::string>& simArgs) {
   Session session(o);
-  if (!session.frontEnd(o)) return kExitInputError;
+  if (!session.frontEnd(o) || !fitsMemory(session)) return kExitInputError;
   FrontEndResult& r = session.result;
   DiagnosticEngine& diags = session.diags;
   // Without the distances: they follow from the ports, which the key holds, and --param

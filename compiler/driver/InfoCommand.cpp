@@ -127,6 +127,7 @@ int runInfo(const InfoOptions& options) {
   }
 
   const sema::Parameters& p = r.checked->params;
+  const double memory = simulatorMemoryBytes(r);
   bool distOk = dist.status == elab::AnalysisStatus::kOk;
   if (options.json) {
     json j;
@@ -162,6 +163,7 @@ int runInfo(const InfoOptions& options) {
     if (r.deadlock && !r.deadlock->deadlockFree) j["deadlock_cycle"] = r.deadlock->cycleText;
     if (r.deadlock && r.deadlock->deadlockFree) j["deadlock_reason"] = r.deadlock->reason;
     if (!deadlockFree) j["deadlock_note"] = deadlockText;  // why it was not analysed
+    if (memory > 0) j["simulator_memory_bytes"] = static_cast<uint64_t>(memory);
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << fmt::format("network           {}\n", g.name);
@@ -199,6 +201,9 @@ int runInfo(const InfoOptions& options) {
     }
     std::cout << fmt::format("deadlock          {} ({} virtual channel{})\n", deadlockText,
                              p.virtualChannels, p.virtualChannels == 1 ? "" : "s");
+    if (memory > 0)
+      std::cout << fmt::format("simulator memory  about {:.1f} MB ({:.0f} bytes per node)\n",
+                               memory / 1e6, memory / g.nodeCount);
   }
   if (diags.warningCount()) diags.printText(std::cerr);
   return kExitOk;

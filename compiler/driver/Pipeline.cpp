@@ -9,6 +9,7 @@
 #include "compiler/parse/Loader.h"
 #include "compiler/parse/Overrides.h"
 #include "compiler/sema/Check.h"
+#include "ndl/runtime/memory_estimate.h"
 
 namespace ndl::driver {
 
@@ -50,6 +51,18 @@ FrontEndResult runFrontEnd(const std::string& path, const PipelineOptions& optio
   }
   if (options.deadlockCheck) checkDeadlock(result, diags);
   return result;
+}
+
+double simulatorMemoryBytes(const FrontEndResult& result) {
+  const sema::Parameters& p = result.checked->params;
+  if (p.bufferFlits <= 0) return 0;
+  rt::NetworkShape shape;
+  shape.routers = result.network->graph.nodeCount;
+  shape.ports = static_cast<int64_t>(result.network->graph.channels.size());
+  shape.vcs = p.virtualChannels;
+  shape.injection_vcs = p.injectionVirtualChannels;
+  shape.buffer_flits = p.bufferFlits;
+  return rt::estimateSimulatorBytes(shape);
 }
 
 void checkDeadlock(FrontEndResult& result, DiagnosticEngine& diags) {

@@ -45,6 +45,11 @@ struct FrontEndResult {
 FrontEndResult runFrontEnd(const std::string& path, const PipelineOptions& options,
                            SourceManager& sources, DiagnosticEngine& diags);
 
+// The memory a simulator of the elaborated network would take
+// (runtime/memory_estimate.h): ports counted by channel; 0 for a program that only
+// describes a network (no buffer size).
+double simulatorMemoryBytes(const FrontEndResult& result);
+
 // The deadlock analysis of the elaborated network's routing: an error when
 // the routing fails, a warning when its channel dependencies have a cycle.
 void checkDeadlock(FrontEndResult& result, DiagnosticEngine& diags);

@@ -2,6 +2,8 @@
 // are not worth inlining into the allocation loop.
 #include "ndl/runtime/network.h"
 
+#include "ndl/runtime/memory_estimate.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -12,6 +14,12 @@ namespace ndl::rt {
 
 Network::Network(const NetworkDesc& desc, const SimParams& params)
     : topo_(desc), flow_(params.flow_control), deadlock_(params.deadlock) {
+  // The memory estimate (memory_estimate.h) counts these entries.
+  static_assert(sizeof(Router) + 3 * sizeof(int64_t) + sizeof(uint8_t) + sizeof(int32_t) +
+                    sizeof(int64_t) == kRouterEntryBytes);
+  static_assert(sizeof(Port) + 2 * sizeof(int16_t) == kPortEntryBytes);
+  static_assert(sizeof(InputVc) == kInputVcEntryBytes);
+  static_assert(sizeof(uint32_t) == kFlitSlotBytes && sizeof(uint16_t) == kOutputVcEntryBytes);
   if (std::string err = validate(desc); !err.empty()) throw std::invalid_argument(err);
   routers_ = static_cast<int32_t>(desc.nodes.size());
   if (std::string err = validate(params, routers_); !err.empty()) {

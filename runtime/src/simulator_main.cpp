@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ndl/runtime/json_output.h"
+#include "ndl/runtime/memory_estimate.h"
 #include "ndl/runtime/pattern.h"
 #include "ndl/runtime/report.h"
 #include "ndl/runtime/simulator.h"
@@ -114,6 +115,22 @@ int runMain(int argc, char** argv, const NetworkDesc& desc, const ParamTables* t
   }
   if (std::string err = validate(params, static_cast<int32_t>(desc.nodes.size())); !err.empty()) {
     std::fprintf(stderr, "error: %s\n", err.c_str());
+    return 2;
+  }
+
+  // Checked again where the simulator runs (ndlc build checked the machine it built on).
+  NetworkShape shape;
+  shape.routers = static_cast<int64_t>(desc.nodes.size());
+  for (const NodeDesc& n : desc.nodes) shape.ports += static_cast<int64_t>(n.ports.size());
+  shape.vcs = params.virtual_channels;
+  shape.injection_vcs = params.injection_virtual_channels;
+  shape.buffer_flits = params.buffer_flits;
+  const double need = estimateSimulatorBytes(shape);
+  if (need > static_cast<double>(machineMemoryBytes())) {
+    std::fprintf(stderr,
+                 "error: this network needs about %.1f GiB of memory; this machine has %.1f "
+                 "GiB\nhint: fewer nodes, VCs or a smaller buffer (--param)\n",
+                 need / (1 << 30), static_cast<double>(machineMemoryBytes()) / (1 << 30));
     return 2;
   }
 

@@ -235,6 +235,19 @@ TEST(SimulatorMain, UsageErrorsExitTwo) {
   EXPECT_EQ(runMain({"--help"}, desc, p), 0);
 }
 
+// A network that cannot fit the machine is refused before anything is allocated (the
+// estimate of memory_estimate.h): 65,536 routers x 61 VCs x 32,768-flit rings is 488 GiB.
+TEST(SimulatorMain, RefusesANetworkLargerThanTheMachineBeforeAllocating) {
+  const NetworkDesc desc = makeTorus({256, 256});
+  SimParams p = baseParams(FlowControl::kVirtualCutThrough, 8, 32767, 1);
+  p.virtual_channels = 15;
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(runMain({"--quiet"}, desc, p), 2);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("error: this network needs about 488.1 GiB"), std::string::npos) << err;
+  EXPECT_NE(err.find("GiB of memory; this machine has"), std::string::npos) << err;
+}
+
 TEST(SimulatorMain, RuntimeFailuresExitThreeWithResultsWritten) {
   const std::string dir = ::testing::TempDir();
   // Deadlock on a ring with one wormhole VC.

@@ -1,0 +1,64 @@
+// What a simulator needs in memory, known before it allocates anything: `ndlc build`
+// refuses a network that cannot fit the machine, and the simulator checks again on the
+// machine where it runs. Header-only, so the compiler uses it without linking the runtime;
+// network.cpp asserts that the entry sizes below are the runtime's own.
+#pragma once
+
+#include <unistd.h>
+
+#include <cstdint>
+#include <fstream>
+#include <string>
+
+namespace ndl::rt {
+
+struct NetworkShape {
+  int64_t routers = 0;
+  int64_t ports = 0;  // network ports of all routers (the PE port of each comes on top)
+  int64_t vcs = 1;
+  int64_t injection_vcs = 1;
+  int64_t buffer_flits = 1;
+};
+
+// Bytes per entry of the network's arrays (network.h).
+inline constexpr double kRouterEntryBytes = 24 + 3 * 8 + 1 + 4 + 8;  // entry, 3 counters, active
+inline constexpr double kPortEntryBytes = 16 + 2 * 2;                 // entry, in/out codes
+inline constexpr double kInputVcEntryBytes = 20;
+inline constexpr double kFlitSlotBytes = 4;
+inline constexpr double kOutputVcEntryBytes = 2;
+// The rest per node (statistics rows, sources, the topology index, packets in flight at
+// light load), measured on a 64x64 torus: about 400 bytes.
+inline constexpr double kOtherPerNodeBytes = 512;
+
+// Bytes a simulator of this shape allocates, about (within a few percent where the buffer
+// rings dominate, docs/runtime.md). A double: shapes far past any machine stay finite.
+inline double estimateSimulatorBytes(const NetworkShape& s) {
+  double depth = 1;
+  while (depth < static_cast<double>(s.buffer_flits)) depth *= 2;  // rings are powers of 2
+  const double routers = static_cast<double>(s.routers);
+  const double ports = static_cast<double>(s.ports);
+  const double ivcs = ports * static_cast<double>(s.vcs) + routers * static_cast<double>(s.injection_vcs);
+  const double ovcs = ports * static_cast<double>(s.vcs);
+  return routers * (kRouterEntryBytes + kOtherPerNodeBytes) + (ports + routers) * kPortEntryBytes +
+         ivcs * (kInputVcEntryBytes + depth * kFlitSlotBytes) + ovcs * kOutputVcEntryBytes;
+}
+
+// Physical memory of this machine, or the memory limit of its control group when lower
+// (a container's share).
+inline uint64_t machineMemoryBytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  uint64_t bytes = pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page)
+                                         : UINT64_MAX;
+  std::ifstream cg("/sys/fs/cgroup/memory.max");
+  std::string limit;
+  if (cg >> limit && !limit.empty() && limit != "max") {
+    try {
+      const uint64_t l = std::stoull(limit);
+      if (l > 0 && l < bytes) bytes = l;
+    } catch (const std::exception&) {
+    }
+  }
+  return bytes;
+}
+
+}  // namespace ndl::rt
