@@ -145,6 +145,48 @@ bool layoutHeader(const sema::Definition& routing, uint32_t def, SourceRange sit
   return true;
 }
 
+// The synthetic patterns defined only on some networks (runtime/src/traffic.cpp) and the
+// hot-spot nodes: an error at the TrafficPattern form, not when the simulator starts.
+bool checkTraffic(const sema::Parameters& p, const Graph& g, DiagnosticEngine& diags) {
+  const SourceRange at = p.where[static_cast<size_t>(sema::FormId::TrafficPattern)];
+  if (!at.valid()) return true;  // the default, Uniform, fits every network
+  const int64_t n = g.nodeCount;
+  const bool powerOfTwo = n > 0 && (n & (n - 1)) == 0;
+  const std::string_view name = sema::enumInfo(p.traffic.pattern).name;
+  switch (p.traffic.pattern) {
+    case sema::EnumId::Traffic_BitReversal:
+    case sema::EnumId::Traffic_BitComplement:
+    case sema::EnumId::Traffic_Shuffle:
+      if (powerOfTwo) return true;
+      diags.report(DiagKind::OutOfRange, at,
+                   fmt::format("{} needs a power-of-two node count; {} has {} nodes", name,
+                               g.name, n))
+          .withHint("its destinations are bit operations on node numbers: use a network of "
+                    "2^k nodes, or Uniform, Tornado or Neighbor");
+      return false;
+    case sema::EnumId::Traffic_Transpose:
+      if (powerOfTwo || (g.radices.size() == 2 && g.radices[0] == g.radices[1])) return true;
+      diags.report(DiagKind::OutOfRange, at,
+                   fmt::format("Transpose needs a square 2-D network or a power-of-two node "
+                               "count; {} has {} nodes",
+                               g.name, n))
+          .withHint("(x, y) goes to (y, x): use a k x k network or 2^k nodes");
+      return false;
+    case sema::EnumId::Traffic_HotSpot:
+      for (int64_t hot : p.traffic.hotSpotNodes) {
+        if (hot >= 0 && hot < n) continue;
+        diags.report(DiagKind::OutOfRange, at,
+                     fmt::format("hot-spot node {} does not exist: {} has nodes 0 to {}", hot,
+                                 g.name, n - 1))
+            .withHint("name nodes of this network in (Nodes ...)");
+        return false;
+      }
+      return true;
+    default:
+      return true;
+  }
+}
+
 // The routing's (Require ...) checks and VC classes under the configuration.
 bool configureRouting(const sema::CheckedProgram& program, Network& net, Evaluator& evaluator,
                       DiagnosticEngine& diags) {
@@ -272,6 +314,7 @@ std::optional<Network> elaborate(const sema::CheckedProgram& program, Evaluator&
   }
   if (bad) return std::nullopt;
   describeNetwork(net.graph, evaluator.network());
+  if (!checkTraffic(p, net.graph, diags)) return std::nullopt;
 
   if (p.routingDef) {
     net.routingDef = p.routingDef;

@@ -26,9 +26,14 @@ ap = argparse.ArgumentParser()
 ap.add_argument("ndlc")
 ap.add_argument("work")
 ap.add_argument("--cases", type=int, default=4)
+ap.add_argument("--cases-sanitized", type=int, default=None,
+                help="cases when NDL_SANITIZED=1 (a sanitizer build, ten times slower)")
 ap.add_argument("--seed", type=int, default=1)
 ap.add_argument("--keep", action="store_true", help="keep the simulators and JSON of passing cases")
 args = ap.parse_args()
+if os.environ.get("NDL_SANITIZED") == "1" and args.cases_sanitized is not None:
+    print(f"under sanitizers: {args.cases_sanitized} of {args.cases} cases")
+    args.cases = args.cases_sanitized
 os.makedirs(args.work, exist_ok=True)
 
 VARIANTS = (("O2", ["-O", "2"]), ("O0", ["-O", "0"]),
