@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <array>
 
 #include "compiler/elaborate/Metrics.h"
 #include "ndl/runtime/generated_abi.h"
@@ -72,36 +71,7 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
   t.f64.assign(NDL_P_F64_COUNT, 0.0);
   t.str.assign(NDL_P_STR_COUNT, "");
 
-  // Ports: a node's output channels in order, then an input-only port for
-  // each unidirectional channel that ends at it.
-  std::vector<std::vector<std::array<int32_t, NDL_PORT_FIELDS>>> ports(g.nodeCount);
-  bool wrap = false;
-  for (elab::NodeId n = 0; n < g.nodeCount; ++n) {
-    for (elab::ChannelId c = g.outBegin(n); c < g.outEnd(n); ++c) {
-      const elab::Channel& ch = g.channels[c];
-      int32_t peerPort = ch.reverse != elab::kNoChannel
-                             ? static_cast<int32_t>(ch.reverse - g.outBegin(ch.dst))
-                             : -1;  // filled below
-      int32_t direction = ch.reverse != elab::kNoChannel ? 0 : 1;  // kBidirectional, kOutOnly
-      ports[n].push_back({static_cast<int32_t>(ch.dst), peerPort, direction, ch.dim, ch.dir,
-                          (ch.flags & elab::kWrap) ? 1 : 0});
-      wrap |= (ch.flags & elab::kWrap) != 0;
-    }
-  }
-  for (elab::NodeId n = 0; n < g.nodeCount; ++n) {
-    for (elab::ChannelId c = g.outBegin(n); c < g.outEnd(n); ++c) {
-      const elab::Channel& ch = g.channels[c];
-      if (ch.reverse != elab::kNoChannel) continue;
-      int32_t local = static_cast<int32_t>(c - g.outBegin(n));
-      ports[ch.dst].push_back({static_cast<int32_t>(n), local, 2 /* kInOnly */, ch.dim, 0, 0});
-      ports[n][local][1] = static_cast<int32_t>(ports[ch.dst].size() - 1);
-    }
-  }
-  t.portStart.push_back(0);
-  for (const auto& node : ports) {
-    for (const auto& port : node) t.ports.insert(t.ports.end(), port.begin(), port.end());
-    t.portStart.push_back(static_cast<int32_t>(t.ports.size() / NDL_PORT_FIELDS));
-  }
+  t.ports = encodePortTable(g);
   for (int64_t r : g.radices) t.radices.push_back(static_cast<int32_t>(r));
 
   auto& i = t.i64;
@@ -153,10 +123,12 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
     t.classVcs.push_back(static_cast<int64_t>(bits << network.networkClasses.start[k]));
   }
   i[NDL_P_NumNodes] = g.nodeCount;
-  i[NDL_P_NumPorts] = static_cast<int64_t>(t.ports.size() / NDL_PORT_FIELDS);
+  i[NDL_P_NumPorts] = t.ports.portCount;
+  i[NDL_P_NumSignatures] = static_cast<int64_t>(t.ports.signatureStart.size() - 1);
+  i[NDL_P_NumNodeRuns] = static_cast<int64_t>(t.ports.nodeRuns.size() / 2);
   i[NDL_P_NumDims] = static_cast<int64_t>(t.radices.size());
   i[NDL_P_NumPortDims] = static_cast<int64_t>(g.dimNames.size());
-  i[NDL_P_Wrap] = wrap;
+  i[NDL_P_Wrap] = t.ports.wrap;
   i[NDL_P_HotSpotCount] = static_cast<int64_t>(p.traffic.hotSpotNodes.size());
   i[NDL_P_ReportPairCount] = static_cast<int64_t>(p.reportPairs.size());
 
@@ -241,8 +213,9 @@ std::string structuralKey(const SimulatorTables& tables) {
   append(out, "i64", t.i64);
   append(out, "f64", t.f64);
   for (const std::string& s : t.str) out += fmt::format("str {}\n", s.size()) + s + "\n";
-  append(out, "portStart", t.portStart);
-  append(out, "ports", t.ports);
+  append(out, "signatureStart", t.ports.signatureStart);
+  append(out, "signatureRows", t.ports.signatureRows);
+  append(out, "nodeRuns", t.ports.nodeRuns);
   append(out, "radices", t.radices);
   append(out, "hotNodes", t.hotNodes);
   append(out, "reportPairs", t.reportPairs);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/codegen/PortTable.h"
 #include "compiler/elaborate/Elaborate.h"
 #include "compiler/sema/Check.h"
 
@@ -15,8 +16,7 @@ struct SimulatorTables {
   std::vector<int64_t> i64;  // indexed by NdlI64Param
   std::vector<double> f64;   // indexed by NdlF64Param
   std::vector<std::string> str;  // indexed by NdlStrParam
-  std::vector<int32_t> portStart;  // nodes + 1
-  std::vector<int32_t> ports;      // NDL_PORT_FIELDS per port
+  PortTable ports;  // compact: runs of nodes that share a signature
   std::vector<int32_t> radices;
   std::vector<int32_t> hotNodes;
   std::vector<int32_t> reportPairs;

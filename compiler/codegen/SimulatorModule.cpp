@@ -16,18 +16,29 @@
 namespace ndl::codegen {
 namespace {
 
-// A constant array with external linkage under the ABI's name.
+// A constant array with external linkage under the ABI's name. Integers as one data array:
+// a constant per element would cost LLVM memory and time on tables of a large network.
 template <class T>
 void exportArray(llvm::Module& m, llvm::Type* elem, const char* name, const std::vector<T>& values,
                  bool isFloat = false) {
-  auto* type = llvm::ArrayType::get(elem, std::max<size_t>(values.size(), 1));
-  std::vector<llvm::Constant*> items;
-  for (T v : values)
-    items.push_back(isFloat ? llvm::ConstantFP::get(elem, static_cast<double>(v))
-                            : llvm::ConstantInt::get(elem, static_cast<uint64_t>(v), true));
-  if (items.empty()) items.push_back(llvm::Constant::getNullValue(elem));
-  new llvm::GlobalVariable(m, type, true, llvm::GlobalValue::ExternalLinkage,
-                           llvm::ConstantArray::get(type, items), name);
+  llvm::Constant* init = nullptr;
+  if (values.empty()) {
+    init = llvm::ConstantArray::get(llvm::ArrayType::get(elem, 1),
+                                    {llvm::Constant::getNullValue(elem)});
+  } else if (isFloat) {
+    std::vector<double> v(values.begin(), values.end());
+    init = llvm::ConstantDataArray::get(m.getContext(), v);
+  } else if (elem->isIntegerTy(32)) {
+    std::vector<uint32_t> v;
+    for (T x : values) v.push_back(static_cast<uint32_t>(x));
+    init = llvm::ConstantDataArray::get(m.getContext(), v);
+  } else {
+    std::vector<uint64_t> v;
+    for (T x : values) v.push_back(static_cast<uint64_t>(x));
+    init = llvm::ConstantDataArray::get(m.getContext(), v);
+  }
+  new llvm::GlobalVariable(m, init->getType(), true, llvm::GlobalValue::ExternalLinkage, init,
+                           name);
 }
 
 NetworkConstants constantsOf(const elab::Graph& g) {
@@ -63,8 +74,9 @@ std::unique_ptr<llvm::Module> buildSimulatorModule(llvm::LLVMContext& context,
   SimulatorTables t = makeTables(program, network);
   exportArray(*m, i64, "ndl_params_i64", t.i64);
   exportArray(*m, llvm::Type::getDoubleTy(context), "ndl_params_f64", t.f64, true);
-  exportArray(*m, i32, "ndl_port_start", t.portStart);
-  exportArray(*m, i32, "ndl_ports", t.ports);
+  exportArray(*m, i32, "ndl_signature_start", t.ports.signatureStart);
+  exportArray(*m, i32, "ndl_signature_ports", t.ports.signatureRows);
+  exportArray(*m, i32, "ndl_node_runs", t.ports.nodeRuns);
   exportArray(*m, i32, "ndl_radices", t.radices);
   exportArray(*m, i32, "ndl_hot_nodes", t.hotNodes);
   exportArray(*m, i32, "ndl_report_pairs", t.reportPairs);

@@ -64,8 +64,6 @@ class Builder {
           const Limits& limits)
       : g_(g), fns_(fns), opt_(opt), limits_(limits), k_(std::max<uint32_t>(1, fns.classes)) {
     out_.deps.classes = out_.extended.classes = k_;
-    visited_.assign(static_cast<size_t>(g.channels.size()) * k_, 0);
-    if (!opt.escapeClasses.empty()) adj_.resize(visited_.size());
   }
 
   DependencyBuild run() {
@@ -95,6 +93,10 @@ class Builder {
           out_.estimatedWork, budget);
       return std::move(out_);
     }
+    // Allocated once the network is known to be small enough: per (channel, class), on a
+    // network of a million nodes these would be hundreds of MB for a check that is declined.
+    visited_.assign(static_cast<size_t>(g_.channels.size()) * k_, 0);
+    if (!opt_.escapeClasses.empty()) adj_.resize(visited_.size());
     out_.deps.succ.assign(visited_.size(), {});
     if (!opt_.escapeClasses.empty()) out_.extended.succ.assign(visited_.size(), {});
     if (!translations_.empty() && !translatesAsSampled(dests)) {

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <numeric>
+#include <algorithm>
 
 namespace ndl::elab {
 
@@ -10,6 +10,11 @@ void TopologyBuilder::setNodes(int64_t n) {
   nodeCount_ = n;
   head_.assign(static_cast<size_t>(n), UINT32_MAX);
   degree_.assign(static_cast<size_t>(n), 0);
+  // Room for 8 channels a node: address space only until used, and no copy of a growing
+  // array on the way to a million nodes' channels (a third of elaborating a 1M-node torus).
+  const size_t room = static_cast<size_t>(std::min<int64_t>(n * 8, kMaxChannels));
+  channels_.reserve(room);
+  next_.reserve(room);
 }
 
 bool TopologyBuilder::linked(NodeId a, NodeId b) const {
@@ -66,19 +71,24 @@ Graph TopologyBuilder::finish(std::string name) {
   Graph g;
   g.name = std::move(name);
   g.nodeCount = static_cast<NodeId>(nodeCount_);
-  // Counting sort by source keeps the order links were declared in.
-  g.outStart.assign(g.nodeCount + 1, 0);
-  for (const Channel& c : channels_) ++g.outStart[c.src + 1];
-  std::partial_sum(g.outStart.begin(), g.outStart.end(), g.outStart.begin());
+  // By source, each node's channels in the order they were declared (its list from head_
+  // runs backwards): placed in order, no array is zeroed first.
+  g.outStart.reserve(g.nodeCount + 1);
+  g.outStart.push_back(0);
+  g.channels.reserve(channels_.size());
   std::vector<ChannelId> position(channels_.size());
-  std::vector<ChannelId> fill(g.outStart.begin(), g.outStart.end() - 1);
-  for (size_t i = 0; i < channels_.size(); ++i) position[i] = fill[channels_[i].src]++;
-  g.channels.resize(channels_.size());
-  for (size_t i = 0; i < channels_.size(); ++i) {
-    Channel c = channels_[i];
-    if (c.reverse != kNoChannel) c.reverse = position[c.reverse];
-    g.channels[position[i]] = c;
+  std::vector<uint32_t> mine;
+  for (NodeId n = 0; n < g.nodeCount; ++n) {
+    mine.clear();
+    for (uint32_t c = head_[n]; c != UINT32_MAX; c = next_[c]) mine.push_back(c);
+    for (auto it = mine.rbegin(); it != mine.rend(); ++it) {
+      position[*it] = static_cast<ChannelId>(g.channels.size());
+      g.channels.push_back(channels_[*it]);
+    }
+    g.outStart.push_back(static_cast<ChannelId>(g.channels.size()));
   }
+  for (Channel& c : g.channels)
+    if (c.reverse != kNoChannel) c.reverse = position[c.reverse];
   g.radices = radices;
   g.representatives = representatives;
   g.attributes = std::move(attributes);
@@ -93,6 +103,8 @@ Graph TopologyBuilder::finish(std::string name) {
   channels_.shrink_to_fit();
   next_.clear();
   next_.shrink_to_fit();
+  head_.clear();
+  head_.shrink_to_fit();
   return g;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ndl/runtime/generated_abi.h"
+#include "ndl/runtime/port_table.h"
 #include "ndl/runtime/routing.h"
 #include "ndl/runtime/sim_params.h"
 #include "ndl/runtime/simulator_main.h"
@@ -20,9 +21,13 @@ int64_t ndl_generated_select(const ndl::rt::RouteContext& ctx, const ndl::rt::Ca
 
 namespace {
 
-// Port of a node along (dim, dir): filled once in main from the tables;
-// the route function only indexes.
+// Decoded once in main from the module's compact port table (port_table.h); the routing
+// hooks below only index. g_port_of: a node's local port along (dim, dir), -1 if none;
+// g_port_start: a node's first port; g_peer: per port, the node at the far end of an output
+// port, -1 for an input-only one.
 std::vector<int16_t> g_port_of;
+std::vector<int32_t> g_port_start;
+std::vector<int32_t> g_peer;
 int32_t g_port_dims = 0;
 
 ndl::rt::NetworkDesc makeNetwork() {
@@ -33,23 +38,31 @@ ndl::rt::NetworkDesc makeNetwork() {
   desc.nodes.resize(static_cast<size_t>(n));
   g_port_dims = static_cast<int32_t>(ndl_params_i64[NDL_P_NumPortDims]);
   g_port_of.assign(static_cast<size_t>(n) * g_port_dims * 2, -1);
-  for (int64_t v = 0; v < n; ++v) {
-    for (int32_t p = ndl_port_start[v]; p < ndl_port_start[v + 1]; ++p) {
-      const int32_t* f = &ndl_ports[static_cast<size_t>(p) * NDL_PORT_FIELDS];
-      ndl::rt::PortDesc port;
-      port.peer_node = f[0];
-      port.peer_port = f[1];
-      port.direction = static_cast<ndl::rt::LinkDirection>(f[2]);
-      port.dim = static_cast<int8_t>(f[3]);
-      port.sign = static_cast<int8_t>(f[4]);
-      const int32_t local = p - ndl_port_start[v];
-      if (f[4] != 0 && f[3] >= 0 && f[3] < g_port_dims) {
-        int16_t& slot = g_port_of[(static_cast<size_t>(v) * g_port_dims + f[3]) * 2 + (f[4] > 0)];
-        if (slot < 0) slot = static_cast<int16_t>(local);
-      }
-      desc.nodes[static_cast<size_t>(v)].ports.push_back(port);
+  g_port_start.assign(static_cast<size_t>(n) + 1, 0);
+  g_peer.assign(static_cast<size_t>(ndl_params_i64[NDL_P_NumPorts]), -1);
+  const ndl::rt::PortTableView table{ndl_signature_start, ndl_signature_ports, ndl_node_runs,
+                                     ndl_params_i64[NDL_P_NumNodeRuns]};
+  int32_t next = 0;  // ports decoded so far
+  ndl::rt::forEachPort(table, [&](int32_t v, int32_t local, const int32_t* f) {
+    ndl::rt::PortDesc port;
+    port.peer_node = f[0];
+    port.peer_port = f[1];
+    port.direction = static_cast<ndl::rt::LinkDirection>(f[2]);
+    port.dim = static_cast<int8_t>(f[3]);
+    port.sign = static_cast<int8_t>(f[4]);
+    if (f[4] != 0 && f[3] >= 0 && f[3] < g_port_dims) {
+      int16_t& slot = g_port_of[(static_cast<size_t>(v) * g_port_dims + f[3]) * 2 + (f[4] > 0)];
+      if (slot < 0) slot = static_cast<int16_t>(local);
     }
-  }
+    if (port.direction != ndl::rt::LinkDirection::kInOnly) g_peer[static_cast<size_t>(next)] = f[0];
+    ++next;
+    g_port_start[static_cast<size_t>(v) + 1] = next;
+    desc.nodes[static_cast<size_t>(v)].ports.push_back(port);
+  });
+  // Nodes without ports start where the previous node ends.
+  for (int64_t v = 1; v <= n; ++v)
+    g_port_start[static_cast<size_t>(v)] =
+        std::max(g_port_start[static_cast<size_t>(v)], g_port_start[static_cast<size_t>(v) - 1]);
   for (int64_t d = 0; d < ndl_params_i64[NDL_P_NumDims]; ++d) desc.dims.push_back(ndl_radices[d]);
   desc.wrap = ndl_params_i64[NDL_P_Wrap] != 0;
   for (const char* s = ndl_params_str[NDL_P_DimNames]; *s != '\0';) {
@@ -146,6 +159,11 @@ ndl::rt::SimParams makeParams(const ndl::rt::AbiValues& values) {
 }  // namespace
 
 // (has-port n d dir) of NDL routing functions.
+// A node's ports: its injection port's number.
+inline int32_t portCount(int32_t node) {
+  return g_port_start[static_cast<size_t>(node) + 1] - g_port_start[static_cast<size_t>(node)];
+}
+
 extern "C" int64_t ndl_has_port(int64_t node, int64_t dim, int64_t dir) {
   if (node < 0 || node >= ndl_params_i64[NDL_P_NumNodes] || dim < 0 || dim >= g_port_dims) return 0;
   return g_port_of[(static_cast<size_t>(node) * g_port_dims + dim) * 2 + (dir > 0)] >= 0;
@@ -158,7 +176,7 @@ extern "C" int64_t ndl_peer(int64_t node, int64_t port) {
     return node;
   const int16_t local = g_port_of[(static_cast<size_t>(node) * g_port_dims + dim) * 2 + (port & 1)];
   if (local < 0) return node;
-  return ndl_ports[static_cast<size_t>(ndl_port_start[node] + local) * NDL_PORT_FIELDS];
+  return g_peer[static_cast<size_t>(g_port_start[static_cast<size_t>(node)] + local)];
 }
 
 namespace {
@@ -190,13 +208,13 @@ constexpr uint8_t kUnreached = 255;
         std::exit(2);
       }
       g_distance[static_cast<size_t>(u) * static_cast<size_t>(n) + from] = static_cast<uint8_t>(du);
-      for (int32_t p = ndl_port_start[u]; p < ndl_port_start[u + 1]; ++p) {
-        const int32_t* f = &ndl_ports[static_cast<size_t>(p) * NDL_PORT_FIELDS];
-        const auto direction = static_cast<ndl::rt::LinkDirection>(f[2]);
-        if (f[0] < 0 || direction == ndl::rt::LinkDirection::kInOnly) continue;
-        if (dist[static_cast<size_t>(f[0])] < 0) {
-          dist[static_cast<size_t>(f[0])] = du + 1;
-          queue[tail++] = f[0];
+      for (int32_t p = g_port_start[static_cast<size_t>(u)];
+           p < g_port_start[static_cast<size_t>(u) + 1]; ++p) {
+        const int32_t peer = g_peer[static_cast<size_t>(p)];
+        if (peer < 0) continue;  // an input-only port
+        if (dist[static_cast<size_t>(peer)] < 0) {
+          dist[static_cast<size_t>(peer)] = du + 1;
+          queue[tail++] = peer;
         }
       }
     }
@@ -224,8 +242,7 @@ extern "C" ndl::rt::RouteSet ndl_generated_route(const ndl::rt::RouteContext& ct
   const auto id = [](int32_t node) { return static_cast<int64_t>(static_cast<uint32_t>(node)); };
   // Tiers, error word, and 5 words per header field (generated_abi.h).
   int64_t out[5 + 5 * ndl::rt::kMaxHeaderWrites];
-  const bool injected = ctx.in_port == static_cast<int32_t>(ndl_port_start[ctx.node + 1] -
-                                                            ndl_port_start[ctx.node]);
+  const bool injected = ctx.in_port == portCount(ctx.node);
   ndl_user_route(id(ctx.node), id(ctx.dest), id(ctx.src), ctx.arrived, injected ? 1 : 0,
                  ctx.in_class, ctx.blocked_for, static_cast<int64_t>(ctx.header), out);
   const int64_t classes = ndl_params_i64[NDL_P_NumClasses];
@@ -273,8 +290,7 @@ extern "C" ndl::rt::RouteSet ndl_generated_route(const ndl::rt::RouteContext& ct
 // The runtime's hook for a selection written in NDL.
 int64_t ndl_generated_select(const ndl::rt::RouteContext& ctx, const ndl::rt::Candidate& c) {
   const auto id = [](int32_t node) { return static_cast<int64_t>(static_cast<uint32_t>(node)); };
-  const bool injected = ctx.in_port == static_cast<int32_t>(ndl_port_start[ctx.node + 1] -
-                                                            ndl_port_start[ctx.node]);
+  const bool injected = ctx.in_port == portCount(ctx.node);
   return ndl_user_select(id(ctx.node), id(ctx.dest), id(ctx.src), ctx.arrived, injected ? 1 : 0,
                          ctx.in_class, ctx.blocked_for, c.out_port, c.out_class, c.credits,
                          c.port_free_vcs, c.port_credits);

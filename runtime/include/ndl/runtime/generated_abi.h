@@ -26,7 +26,8 @@
   X(MeasuredMessages) X(TimeLimitClocks) X(SamplingIntervalClocks)                              \
   X(Selection) /* ndl::rt::Selection */ X(NumClasses) X(RecoveryField) X(TokenClasses)          \
   X(HeaderFieldCount)                                                                           \
-  X(NumNodes) X(NumPorts) X(NumDims) X(NumPortDims) X(Wrap) X(Diameter) X(HotSpotCount)         \
+  X(NumNodes) X(NumPorts) X(NumSignatures) X(NumNodeRuns) X(NumDims)                        \
+  X(NumPortDims) X(Wrap) X(Diameter) X(HotSpotCount)                                            \
   X(ReportPairCount)
 
 // Real parameters: ndl_params_f64[NDL_P_<Name>].
@@ -80,8 +81,11 @@ extern "C" {
 extern const int64_t ndl_params_i64[];
 extern const double ndl_params_f64[];
 extern const char* const ndl_params_str[];
-extern const int32_t ndl_port_start[];    // NumNodes + 1 entries
-extern const int32_t ndl_ports[];         // NumPorts * NDL_PORT_FIELDS
+// The ports, compact (port_table.h): NumSignatures + 1 entries, a row per port of each
+// signature with the peer as an offset from the node, and NumNodeRuns (signature, count) pairs.
+extern const int32_t ndl_signature_start[];
+extern const int32_t ndl_signature_ports[];
+extern const int32_t ndl_node_runs[];
 extern const int32_t ndl_radices[];       // NumDims
 extern const int32_t ndl_hot_nodes[];     // HotSpotCount
 extern const int32_t ndl_report_pairs[];  // ReportPairCount * 2
