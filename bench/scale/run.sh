@@ -29,9 +29,8 @@ program() {  # program K LOAD: the torus at LOAD flits/node/clock
 (NetworkPacketSize 256bit)
 (NodeBufferSize 8flit)
 (TrafficPattern Uniform)
-(MessageCreationRate $(python3 -c "print(f'{$2 / 8 * 100:.6g}%')"))
 (MessageCreationMax 1000000000)
-(MessageMaxCount 1000000)
+(MessageCreationRate $(python3 -c "print(f'{$2 / 8 * 100:.6g}%')"))
 (SimulationTime ${clocks[$1]:-2000}clock)
 NDL
 }
@@ -51,7 +50,7 @@ for k in "${sizes[@]}"; do
     rate=$(python3 -c "print($load / 8)")
     /usr/bin/time -f "%e %M" -o "$tmp/time" "$tmp/t$k.sim" --quiet --json "$tmp/r.json" \
       --param "CreationRate=$rate" > /dev/null || true
-    read -r _ rss < "$tmp/time"
+    rss=$(tail -1 "$tmp/time" | cut -d" " -f2)
     python3 - "$tmp/r.json" "$n" "$k" "$bwall" "$brss" "$size" "$share" "$rss" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))

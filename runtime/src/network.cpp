@@ -15,8 +15,8 @@ namespace ndl::rt {
 Network::Network(const NetworkDesc& desc, const SimParams& params)
     : topo_(desc), flow_(params.flow_control), deadlock_(params.deadlock) {
   // The memory estimate (memory_estimate.h) counts these entries.
-  static_assert(sizeof(Router) + 3 * sizeof(int64_t) + sizeof(uint8_t) + sizeof(int32_t) +
-                    sizeof(int64_t) == kRouterEntryBytes);
+  static_assert(sizeof(Router) + 3 * sizeof(int64_t) + sizeof(int64_t) + 1.0 / 8 ==
+                kRouterEntryBytes);
   static_assert(sizeof(Port) + 2 * sizeof(int16_t) == kPortEntryBytes);
   static_assert(sizeof(InputVc) == kInputVcEntryBytes);
   static_assert(sizeof(uint32_t) == kFlitSlotBytes && sizeof(uint16_t) == kOutputVcEntryBytes);
@@ -131,15 +131,24 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   class_grants_.assign(static_cast<size_t>(routers_) * classes_, 0);
   recoveries_.assign(routers_, 0);
   recovery_hops_.assign(routers_, 0);
-  is_active_.assign(routers_, 0);
-  active_.reserve(routers_);
+  active_.assign((static_cast<size_t>(routers_) + 63) / 64, 0);
   wheel_ = EventWheel(horizon);
   wheel_.reserve(std::min<size_t>(static_cast<size_t>(ports), 1024));
 }
 
 void Network::deliver(int64_t c) {
   auto& flits = wheel_.flitsAt(c);
-  for (const FlitEvent& ev : flits) {
+  // The receiving VCs are spread over the whole network: their loads are started a few
+  // events ahead (see prefetchRouter).
+  constexpr size_t kAhead = 8;
+  for (size_t i = 0; i < flits.size(); ++i) {
+    if (i + kAhead < flits.size()) {
+      const FlitEvent& later = flits[i + kAhead];
+      __builtin_prefetch(&ivc_[later.vc], 1);
+      __builtin_prefetch(&flits_[static_cast<size_t>(later.vc) * depth_], 1);
+      __builtin_prefetch(&router_[later.router], 1);
+    }
+    const FlitEvent& ev = flits[i];
     pushFlit(ev.vc, ev.packet);
     const int32_t r = ev.router;
     router_[r].nonempty |= uint64_t{1} << (ev.vc - static_cast<uint32_t>(router_[r].vc_begin));
@@ -147,7 +156,10 @@ void Network::deliver(int64_t c) {
   }
   flits.clear();
   auto& credits = wheel_.creditsAt(c);
-  for (const CreditEvent& ev : credits) out_vc_[ev.ovc] += static_cast<uint16_t>(ev.count);
+  for (size_t i = 0; i < credits.size(); ++i) {
+    if (i + kAhead < credits.size()) __builtin_prefetch(&out_vc_[credits[i + kAhead].ovc], 1);
+    out_vc_[credits[i].ovc] += static_cast<uint16_t>(credits[i].count);
+  }
   credits.clear();
 }
 
@@ -235,7 +247,7 @@ void Network::noCandidate(int32_t r, int32_t dest) const {
 
 size_t Network::stateBytes() const {
   auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
-  return bytes(router_) + bytes(collisions_) + bytes(is_active_) + bytes(active_) + bytes(ports_) +
+  return bytes(router_) + bytes(collisions_) + bytes(active_) + bytes(ports_) +
          bytes(ivc_) + bytes(flits_) + bytes(out_vc_);
 }
 

@@ -136,6 +136,39 @@ void Simulator::State::noteDeadlock(int64_t c, Results& out) const {
 
 namespace {
 
+// Walks the set bits of the active words (Network::activeWords) in memory order, or in
+// reverse. A word's bits are copied when the walk reaches it, so clearing a router's bit
+// after its step does not disturb the walk.
+class ActiveRouters {
+ public:
+  ActiveRouters(const std::vector<uint64_t>& words, bool reverse)
+      : words_(words), reverse_(reverse), w_(reverse ? words.size() : 0), fresh_(!reverse) {}
+  // The next active router, or -1.
+  int32_t next() {
+    while (bits_ == 0) {
+      if (reverse_) {
+        if (w_ == 0) return -1;
+        --w_;
+      } else {
+        if (!fresh_) ++w_;
+        fresh_ = false;
+        if (w_ >= words_.size()) return -1;
+      }
+      bits_ = words_[w_];
+    }
+    const int b = reverse_ ? 63 - __builtin_clzll(bits_) : __builtin_ctzll(bits_);
+    bits_ &= ~(uint64_t{1} << b);
+    return static_cast<int32_t>(w_ * 64 + static_cast<size_t>(b));
+  }
+
+ private:
+  const std::vector<uint64_t>& words_;
+  bool reverse_;
+  size_t w_;
+  bool fresh_;  // forward: word w_ has not been read yet
+  uint64_t bits_ = 0;
+};
+
 std::string deadlockMessage(const DeadlockRecord& d, size_t length) {
   std::string names;
   for (size_t i = 0; i < d.cycle.size() && i < 8; ++i) names += d.cycle[i] + " -> ";
@@ -240,27 +273,24 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
     }
     sources.createDue(c, store, stats, net);
     if (routerTick(c)) {
-      auto& active = net.activeList();
-      size_t keep = 0;
       router_ticks += net.routers();
-      if (options.reverse_router_order) std::reverse(active.begin(), active.end());
-      for (size_t i = 0; i < active.size(); ++i) {
+      // The active routers in memory order (reversed only to test that the order does not
+      // matter); each step starts the loads of the next active router's state.
+      std::vector<uint64_t>& active = net.activeWords();
+      const bool reverse = options.reverse_router_order;
+      ActiveRouters order(active, reverse);
+      for (int32_t r = order.next(); r >= 0 && !stopped;) {
+        const int32_t after = order.next();
+        if (after >= 0) net.prefetchRouter(after);
         if (++work >= next_poll && poll()) {
-          // Stopped part way through the clock: the routers not stepped stay active.
-          for (size_t j = i; j < active.size(); ++j) active[keep++] = active[j];
-          stopped = true;
+          stopped = true;  // part way through the clock: the routers not stepped stay active
           break;
         }
-        const int32_t r = active[i];
         if (sources.pending(r)) sources.inject(r, c, store, stats, net);
         net.stepRouter(r, c, route, store, log);
-        if (net.routerBusy(r) || sources.pending(r)) {
-          active[keep++] = r;
-        } else {
-          net.deactivate(r);
-        }
+        if (!net.routerBusy(r) && !sources.pending(r)) active[r >> 6] &= ~(uint64_t{1} << (r & 63));
+        r = after;
       }
-      active.resize(keep);
     }
     if (log.moved) last_move = c;
     bool deadlocked = false;

@@ -21,7 +21,7 @@ struct NetworkShape {
 };
 
 // Bytes per entry of the network's arrays (network.h).
-inline constexpr double kRouterEntryBytes = 24 + 3 * 8 + 1 + 4 + 8;  // entry, 3 counters, active
+inline constexpr double kRouterEntryBytes = 24 + 3 * 8 + 8 + 1.0 / 8;  // entry, counters, active bit
 inline constexpr double kPortEntryBytes = 16 + 2 * 2;                 // entry, in/out codes
 inline constexpr double kInputVcEntryBytes = 20;
 inline constexpr double kFlitSlotBytes = 4;

@@ -111,14 +111,25 @@ class Network {
   void stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& store, CycleLog& log);
 
   bool routerBusy(int32_t r) const { return router_[r].nonempty != 0; }
-  NDL_HOT void activate(int32_t r) {
-    if (!is_active_[r]) {
-      is_active_[r] = 1;
-      active_.push_back(r);
+  // The routers with work, a bit each (router r is bit r % 64 of word r / 64). The
+  // simulator steps them in memory order: a clock's work then streams through the router
+  // arrays instead of jumping about them, which is what keeps a network whose state is far
+  // larger than the caches (a million routers: about a gigabyte) fast.
+  NDL_HOT void activate(int32_t r) { active_[r >> 6] |= uint64_t{1} << (r & 63); }
+  std::vector<uint64_t>& activeWords() { return active_; }
+  // Asks the memory system for what router r's step will read (its entry, the VCs holding
+  // flits with their front flits, its ports and output VCs) while the router before it is
+  // stepped: the loads then overlap instead of waiting for each other.
+  NDL_HOT void prefetchRouter(int32_t r) const {
+    const Router& x = router_[r];
+    for (uint64_t m = x.nonempty; m != 0; m &= m - 1) {
+      const uint32_t gv = static_cast<uint32_t>(x.vc_begin + __builtin_ctzll(m));
+      __builtin_prefetch(&ivc_[gv], 1);
+      __builtin_prefetch(&flits_[static_cast<size_t>(gv) * depth_], 1);
     }
+    __builtin_prefetch(&ports_[x.port_begin], 1);
+    __builtin_prefetch(&out_vc_[x.ovc_begin], 1);
   }
-  std::vector<int32_t>& activeList() { return active_; }
-  void deactivate(int32_t r) { is_active_[r] = 0; }
 
   int64_t flitsInNetwork() const { return flits_in_network_; }
 
@@ -273,8 +284,7 @@ class Network {
   int64_t token_since_ = 0;  // and when; or when the holder took it
   int64_t token_captures_ = 0;
   int64_t token_held_clocks_ = 0;
-  std::vector<uint8_t> is_active_;
-  std::vector<int32_t> active_;
+  std::vector<uint64_t> active_;  // activate()
 
   // per global port, packed (16 bytes) so one cache line serves a router's ports
   struct Port {
