@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 #include <vector>
 
 #include "ndl/runtime/generated_abi.h"
@@ -309,5 +310,5 @@ int main(int argc, char** argv) {
   ndl::rt::ParamTables tables;
   tables.values = ndl::rt::copyAbiValues(ndl_params_i64, ndl_params_f64, ndl_params_str);
   tables.make = makeParams;
-  return ndl::rt::simulatorMain(argc, argv, desc, tables);
+  return ndl::rt::simulatorMain(argc, argv, std::move(desc), tables);
 }

@@ -4,6 +4,10 @@
 
 #include <fmt/format.h>
 
+#include <cstdio>
+#include <functional>
+#include <map>
+
 #include "ndl/runtime/output_file.h"
 
 namespace ndl::rt {
@@ -61,6 +65,25 @@ nlohmann::json application(const ApplicationResult& a, double ns) {
           {"waiting_nodes", a.waiting_nodes}};
 }
 
+// Row n of the per-node table.
+nlohmann::json nodeRow(const Results& r, size_t n) {
+  const NodeRow& x = r.per_node[n];
+  return {{"node", n},
+          {"sent", x.sent},
+          {"received", x.received},
+          {"refused", x.refused},
+          {"collisions", x.collisions},
+          {"sent_collisions_per_packet", ratio(x.sent_packet_collisions, x.sent_measured_packets)},
+          {"sent_collisions_per_message",
+           ratio(x.sent_message_collisions, x.sent_measured_messages)},
+          {"dropped_packets", x.dropped_packets},
+          {"injected_flits", x.injected_flits},
+          {"delivered_flits", x.delivered_flits},
+          {"class_grants", x.class_grants},
+          {"recoveries", x.recoveries},
+          {"recovery_hops", x.recovery_hops}};
+}
+
 }  // namespace
 
 nlohmann::json toJson(const SimParams& p) {
@@ -111,7 +134,10 @@ nlohmann::json toJson(const SimParams& p) {
   };
 }
 
-nlohmann::json toJson(const Results& r) {
+namespace {
+
+// The results; without `tables` the per-node tables are null, for writeJson to fill.
+nlohmann::json resultsJson(const Results& r, bool tables) {
   using nlohmann::json;
   const double ns = r.cycle_ns;
   json by_distance = json::array();
@@ -139,26 +165,15 @@ nlohmann::json toJson(const Results& r) {
                        {"message", latency(p.message, ns)},
                        {"packet", latency(p.packet, ns)}}}});
   }
-  json nodes = json::array();
-  json per_node_collisions = json::array();
-  for (size_t n = 0; n < r.per_node.size(); ++n) {
-    const NodeRow& x = r.per_node[n];
-    nodes.push_back({{"node", n},
-                     {"sent", x.sent},
-                     {"received", x.received},
-                     {"refused", x.refused},
-                     {"collisions", x.collisions},
-                     {"sent_collisions_per_packet", ratio(x.sent_packet_collisions,
-                                                          x.sent_measured_packets)},
-                     {"sent_collisions_per_message", ratio(x.sent_message_collisions,
-                                                           x.sent_measured_messages)},
-                     {"dropped_packets", x.dropped_packets},
-                     {"injected_flits", x.injected_flits},
-                     {"delivered_flits", x.delivered_flits},
-                     {"class_grants", x.class_grants},
-                     {"recoveries", x.recoveries},
-                     {"recovery_hops", x.recovery_hops}});
-    per_node_collisions.push_back(x.collisions);
+  // The per-node tables: here whole, or null for writeJson to write a row at a time.
+  json nodes = nullptr, per_node_collisions = nullptr;
+  if (tables) {
+    nodes = json::array();
+    per_node_collisions = json::array();
+    for (size_t n = 0; n < r.per_node.size(); ++n) {
+      nodes.push_back(nodeRow(r, n));
+      per_node_collisions.push_back(r.per_node[n].collisions);
+    }
   }
   json series = json::array();
   for (const SeriesRow& x : r.series) {
@@ -259,8 +274,98 @@ nlohmann::json toJson(const Results& r) {
   };
 }
 
+// A table written a row at a time in place of a null member of the document.
+struct Table {
+  size_t rows;
+  std::function<nlohmann::json(size_t)> row;
+};
+
+// Writes v exactly as v.dump(2) would at nesting `level`, except that the members named in
+// `tables` (by their path, "/collisions/per_node") are written from their tables.
+class PrettyWriter {
+ public:
+  PrettyWriter(std::FILE* f, const std::map<std::string, Table>& tables) : f_(f), tables_(tables) {}
+
+  void value(const nlohmann::json& v, int level, const std::string* path) {
+    if (v.is_object() && !v.empty()) {
+      put("{\n");
+      bool first = true;
+      for (auto it = v.begin(); it != v.end(); ++it) {
+        if (!first) put(",\n");
+        first = false;
+        indent(level + 1);
+        put(nlohmann::json(it.key()).dump());
+        put(": ");
+        if (path == nullptr) {
+          value(it.value(), level + 1, nullptr);
+          continue;
+        }
+        const std::string child = *path + "/" + it.key();
+        if (auto t = tables_.find(child); t != tables_.end()) {
+          table(t->second, level + 1);
+        } else {
+          value(it.value(), level + 1, &child);
+        }
+      }
+      put("\n");
+      indent(level);
+      put("}");
+    } else if (v.is_array() && !v.empty()) {
+      put("[\n");
+      for (size_t i = 0; i < v.size(); ++i) {
+        if (i > 0) put(",\n");
+        indent(level + 1);
+        value(v[i], level + 1, nullptr);
+      }
+      put("\n");
+      indent(level);
+      put("]");
+    } else {
+      put(v.dump());
+    }
+  }
+
+ private:
+  void table(const Table& t, int level) {
+    if (t.rows == 0) return put("[]");
+    put("[\n");
+    for (size_t i = 0; i < t.rows; ++i) {
+      if (i > 0) put(",\n");
+      indent(level + 1);
+      value(t.row(i), level + 1, nullptr);
+    }
+    put("\n");
+    indent(level);
+    put("]");
+  }
+  void put(const std::string& s) { std::fwrite(s.data(), 1, s.size(), f_); }
+  void indent(int level) { std::fprintf(f_, "%*s", 2 * level, ""); }
+
+  std::FILE* f_;
+  const std::map<std::string, Table>& tables_;
+};
+
+}  // namespace
+
+nlohmann::json toJson(const Results& r) { return resultsJson(r, true); }
+
+// The per-node tables are written a row at a time: at a million nodes the document is
+// hundreds of megabytes, and as one nlohmann tree it took gigabytes, three times the
+// simulation's own memory. The bytes are those of toJson(r).dump(2) (tests/runtime).
 bool writeJson(const Results& r, const std::string& path, std::string* error) {
-  return writeFileAtomically(path, toJson(r).dump(2) + "\n", error);
+  const nlohmann::json doc = resultsJson(r, false);
+  const std::map<std::string, Table> tables{
+      {"/nodes", {r.per_node.size(), [&](size_t n) { return nodeRow(r, n); }}},
+      {"/collisions/per_node",
+       {r.per_node.size(), [&](size_t n) { return nlohmann::json(r.per_node[n].collisions); }}}};
+  return writeFileAtomically(
+      path,
+      [&](std::FILE* f) {
+        const std::string root;
+        PrettyWriter(f, tables).value(doc, 0, &root);
+        std::fputc('\n', f);
+      },
+      error);
 }
 
 }  // namespace ndl::rt

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "ndl/runtime/json_output.h"
@@ -83,7 +84,7 @@ std::optional<int> parseSimulatorArgs(int argc, char** argv, const ParamTables* 
 
 namespace {
 
-int runMain(int argc, char** argv, const NetworkDesc& desc, const ParamTables* tables,
+int runMain(int argc, char** argv, NetworkDesc desc, const ParamTables* tables,
             SimParams params) {
   SimulatorArgs args;
   if (std::optional<int> code = parseSimulatorArgs(argc, argv, tables, params, args)) return *code;
@@ -136,7 +137,7 @@ int runMain(int argc, char** argv, const NetworkDesc& desc, const ParamTables* t
 
   Results results;
   try {
-    Simulator sim(desc, params);
+    Simulator sim(std::move(desc), params);
     RunOptions options;
     options.progress = !quiet;
     // Ctrl-C ends the run at the next check; what was measured is written.
@@ -180,12 +181,12 @@ int runMain(int argc, char** argv, const NetworkDesc& desc, const ParamTables* t
 
 }  // namespace
 
-int simulatorMain(int argc, char** argv, const NetworkDesc& desc, const ParamTables& tables) {
-  return runMain(argc, argv, desc, &tables, tables.make(tables.values));
+int simulatorMain(int argc, char** argv, NetworkDesc desc, const ParamTables& tables) {
+  return runMain(argc, argv, std::move(desc), &tables, tables.make(tables.values));
 }
 
-int simulatorMain(int argc, char** argv, const NetworkDesc& desc, SimParams params) {
-  return runMain(argc, argv, desc, nullptr, std::move(params));
+int simulatorMain(int argc, char** argv, NetworkDesc desc, SimParams params) {
+  return runMain(argc, argv, std::move(desc), nullptr, std::move(params));
 }
 
 }  // namespace ndl::rt

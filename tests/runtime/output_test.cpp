@@ -319,7 +319,36 @@ TEST(OutputFile, WrittenWholeOrNotAtAll) {
     EXPECT_NE(error.find("No space left on device"), std::string::npos) << error;
     std::ifstream gone(link);
     EXPECT_FALSE(gone.good());  // the target was never created
+    // Written in parts (the JSON's per-node rows): the same error, nothing left behind.
+    EXPECT_EQ(::symlink("/dev/full", (link + ".tmp-" + std::to_string(::getpid())).c_str()), 0);
+    error.clear();
+    EXPECT_FALSE(writeFileAtomically(
+        link,
+        [](std::FILE* f) {
+          for (int i = 0; i < 1 << 12; ++i) std::fputs("a row of the per-node table\n", f);
+        },
+        &error));
+    EXPECT_NE(error.find("No space left on device"), std::string::npos) << error;
   }
+}
+
+TEST(Json, WrittenRowByRowIsTheWholeDocumentsBytes) {
+  // writeJson streams the per-node tables; the file must be toJson's pretty text exactly,
+  // on a network with every table (pairs, classes, series) filled.
+  SimParams p = loaded();
+  p.sampling_interval_clocks = 500;
+  const Results r = simulate(makeTorus({4, 4}), p);
+  ASSERT_EQ(r.per_node.size(), 16u);
+  const std::string path = ::testing::TempDir() + "/ndl_rt_stream.json";
+  std::string error;
+  ASSERT_TRUE(writeJson(r, path, &error)) << error;
+  EXPECT_EQ(readFile(path), toJson(r).dump(2) + "\n");
+  // And with no nodes at all (empty tables print as []).
+  Results empty = r;
+  empty.per_node.clear();
+  ASSERT_TRUE(writeJson(empty, path, &error)) << error;
+  EXPECT_EQ(readFile(path), toJson(empty).dump(2) + "\n");
+  std::remove(path.c_str());
 }
 
 TEST(SimulatorMain, UnwritableJsonIsAnErrorAfterTheRun) {
