@@ -4,8 +4,6 @@
 // depend on the order routers were visited.
 #include "ndl/runtime/simulator.h"
 
-#include <fmt/format.h>
-#include <spdlog/spdlog.h>
 #include <unistd.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -20,6 +18,7 @@
 #include "ndl/runtime/application.h"
 #include "ndl/runtime/network.h"
 #include "ndl/runtime/router.h"
+#include "ndl/runtime/run_messages.h"
 #include "ndl/runtime/statistics.h"
 #include "ndl/runtime/traffic_source.h"
 
@@ -169,36 +168,11 @@ class ActiveRouters {
   uint64_t bits_ = 0;
 };
 
-std::string deadlockMessage(const DeadlockRecord& d, size_t length) {
-  std::string names;
-  for (size_t i = 0; i < d.cycle.size() && i < 8; ++i) names += d.cycle[i] + " -> ";
-  names += d.cycle.size() > 8 ? "..." : d.cycle.front();
-  return fmt::format("deadlock at clock {}: a cycle of {} blocked virtual channels, each waiting "
-                     "for the next: {}",
-                     d.clock, length, names);
-}
-
-std::string stuckMessage(const Application& app, int64_t c) {
+// The application's report at clock c, for the message of a stuck run.
+ApplicationResult appReport(const Application& app, int64_t c) {
   ApplicationResult r;
   app.report(r, c + 1);
-  std::string waits;
-  for (size_t i = 0; i < r.waiting.size() && i < 4; ++i) {
-    const ApplicationResult::Wait& w = r.waiting[i];
-    waits += fmt::format("{}node {} (line {}) for node {} {}", i ? ", " : "", w.node, w.line,
-                         w.from,
-                         w.tag >= kCollectiveTag ? fmt::format("collective #{}",
-                                                               w.tag - kCollectiveTag + 1)
-                                                 : fmt::format("tag {}", w.tag));
-  }
-  // Drops, or (in a pattern too long for the checker to follow) a receive nobody sends.
-  const std::string why =
-      r.messages_dropped > 0
-          ? fmt::format("{} dropped message{} will never arrive", r.messages_dropped,
-                        r.messages_dropped == 1 ? "" : "s")
-          : std::string("no message is on its way");
-  return fmt::format("the application cannot finish: {}, and {} program{} wait{}: {}{}", why,
-                     r.waiting_nodes, r.waiting_nodes == 1 ? "" : "s",
-                     r.waiting_nodes == 1 ? "s" : "", waits, r.waiting_nodes > 4 ? ", ..." : "");
+  return r;
 }
 
 }  // namespace
@@ -253,12 +227,7 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
     double done = 0;
     if (goal_messages > 0) done = static_cast<double>(stats.delivered()) / goal_messages;
     if (time_limit != INT64_MAX) done = std::max(done, static_cast<double>(c) / time_limit);
-    std::string left = "time left unknown";
-    if (done > 0.001 && done < 1)
-      left = fmt::format("about {:.0f} s left", elapsed * (1 - done) / done);
-    std::fprintf(stderr, "\rndl: clock %lld, %lld messages delivered, %lld in flight, %s   ",
-                 static_cast<long long>(c), static_cast<long long>(stats.delivered()),
-                 static_cast<long long>(stats.inFlight()), left.c_str());
+    printProgress(c, stats.delivered(), stats.inFlight(), elapsed, done);
     return false;
   };
   out.status = RunStatus::kOk;
@@ -275,13 +244,24 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
     if (routerTick(c)) {
       router_ticks += net.routers();
       // The active routers in memory order (reversed only to test that the order does not
-      // matter); each step starts the loads of the next active router's state.
+      // matter). A router's state is asked for two steps before its own (one step is too
+      // short to hide a memory access), its entry, which says where the rest is, three, and
+      // the packets at the front of its VCs, found through that state, one.
       std::vector<uint64_t>& active = net.activeWords();
-      const bool reverse = options.reverse_router_order;
-      ActiveRouters order(active, reverse);
-      for (int32_t r = order.next(); r >= 0 && !stopped;) {
-        const int32_t after = order.next();
-        if (after >= 0) net.prefetchRouter(after);
+      ActiveRouters order(active, options.reverse_router_order);
+      int32_t q[4];  // q[0] is stepped now, q[1..3] next
+      for (int32_t& r : q) r = order.next();
+      for (int i = 1; i <= 2; ++i) {
+        if (q[i] >= 0) net.prefetchRouter(q[i]);
+      }
+      for (; q[0] >= 0; q[0] = q[1], q[1] = q[2], q[2] = q[3], q[3] = order.next()) {
+        const int32_t r = q[0];
+        if (q[3] >= 0) {
+          net.prefetchEntry(q[3]);
+          sources.prefetch(q[3]);
+        }
+        if (q[2] >= 0) net.prefetchRouter(q[2]);
+        if (q[1] >= 0) net.prefetchPackets(q[1], store);
         if (++work >= next_poll && poll()) {
           stopped = true;  // part way through the clock: the routers not stepped stay active
           break;
@@ -289,7 +269,6 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
         if (sources.pending(r)) sources.inject(r, c, store, stats, net);
         net.stepRouter(r, c, route, store, log);
         if (!net.routerBusy(r) && !sources.pending(r)) active[r >> 6] &= ~(uint64_t{1} << (r & 63));
-        r = after;
       }
     }
     if (log.moved) last_move = c;
@@ -320,7 +299,7 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
       if (app->complete()) break;
       if (app->stuck()) {
         out.status = RunStatus::kApplicationStuck;
-        out.status_message = stuckMessage(*app, c);
+        out.status_message = stuckMessage(appReport(*app, c));
         break;
       }
     } else if (stats.windowClosed()) {
@@ -330,9 +309,7 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
         (params.creation_max > 0 || !params.script.empty() || time_limit == INT64_MAX)) {
       if (params.measured_messages > 0) {
         out.status = RunStatus::kTimeLimit;
-        out.status_message = fmt::format(
-            "the sources stopped (MessageCreationMax {}) before {} measured messages arrived",
-            params.creation_max, params.measured_messages);
+        out.status_message = sourcesStoppedMessage(params.creation_max, params.measured_messages);
       }
       break;
     }
@@ -343,37 +320,27 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
         noteDeadlock(c, out);
         out.status_message = deadlockMessage(out.deadlock, cycle.size());
       } else {
-        out.status_message = fmt::format(
-            "deadlock: no flit moved for {} clocks (since clock {}) with {} flits in the network",
-            detect, last_move, net.flitsInNetwork());
+        out.status_message = stalledMessage(detect, last_move, net.flitsInNetwork());
       }
       break;
     }
     if (c + 1 >= time_limit) {
-      if (app) {
+      if (app || params.measured_messages > 0 || params.creation_max > 0) {
         out.status = RunStatus::kTimeLimit;
-        out.status_message = fmt::format(
-            "time limit of {} clocks reached before the application completed", time_limit);
-      } else if (params.measured_messages > 0 || params.creation_max > 0) {
-        out.status = RunStatus::kTimeLimit;
-        out.status_message = fmt::format(
-            "time limit of {} clocks reached with {} messages delivered of {} expected", time_limit,
-            stats.delivered(),
-            params.measured_messages > 0 ? params.warmup_messages + params.measured_messages
-                                         : params.creation_max);
+        out.status_message = timeLimitMessage(time_limit, app != nullptr, stats.delivered(),
+                                              goal_messages);
       }
       break;
     }
     if (stopped || (++work >= next_poll && poll())) {
       out.status = RunStatus::kInterrupted;
-      out.status_message =
-          fmt::format("interrupted at clock {}; the results cover the run so far", c);
+      out.status_message = interruptedMessage(c);
       break;
     }
   }
   } catch (const RoutingFailure& e) {
     out.status = RunStatus::kRoutingError;
-    out.status_message = fmt::format("routing failure at clock {}: {}", c, e.what());
+    out.status_message = routingFailureMessage(c, e.what());
   }
   if (progress_shown) std::fprintf(stderr, "\n");
   out.cycles = c + 1;
@@ -416,8 +383,7 @@ Results Simulator::run(const RunOptions& options) {
   out.avg_distance = s.topology.avg_distance;
   out.params = s.params;
   out.cycle_ns = 1e9 / s.params.network_frequency_hz;
-  spdlog::debug("ndl runtime: {} nodes, {}, seed {}", out.nodes,
-                flowControlName(s.params.flow_control), s.params.seed);
+  logRunStart(out.nodes, s.params.flow_control, s.params.seed);
 
   const auto start = std::chrono::steady_clock::now();
   const RouteFn fn = s.params.route_fn;
@@ -450,7 +416,7 @@ Results Simulator::run(const RunOptions& options) {
     for (int32_t c = 0; c < k; ++c) {
       out.class_names.push_back(c < static_cast<int32_t>(s.params.class_names.size())
                                     ? s.params.class_names[c]
-                                    : fmt::format("class{}", c));
+                                    : unnamedClass(c));
     }
     out.recovery_field = s.params.recovery_field_name;
     out.has_token = s.params.token_classes != 0;
@@ -471,13 +437,9 @@ Results Simulator::run(const RunOptions& options) {
   if (s.app) s.app->report(out.application, out.cycles);
   if (out.status == RunStatus::kOk && out.messages.refused > 0) {
     out.status = RunStatus::kInjectionQueueFull;
-    out.status_message = fmt::format(
-        "{} message creations were refused because an injection queue was full "
-        "(MessageMaxCount {})",
-        out.messages.refused, s.params.injection_queue_capacity);
+    out.status_message = refusedMessage(out.messages.refused, s.params.injection_queue_capacity);
   }
-  spdlog::debug("ndl runtime: {} clocks in {:.3f} s, status {}", out.cycles, out.wall_seconds,
-                runStatusName(out.status));
+  logRunEnd(out.cycles, out.wall_seconds, out.status);
   return out;
 }
 

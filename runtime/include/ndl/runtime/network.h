@@ -117,9 +117,10 @@ class Network {
   // larger than the caches (a million routers: about a gigabyte) fast.
   NDL_HOT void activate(int32_t r) { active_[r >> 6] |= uint64_t{1} << (r & 63); }
   std::vector<uint64_t>& activeWords() { return active_; }
-  // Asks the memory system for what router r's step will read (its entry, the VCs holding
-  // flits with their front flits, its ports and output VCs) while the router before it is
-  // stepped: the loads then overlap instead of waiting for each other.
+  // Ask the memory system for what router r's step will read (its entry; then the VCs
+  // holding flits with their front flits, its ports, output VCs and counters) while the routers
+  // before it are stepped: the loads then overlap instead of waiting for each other.
+  NDL_HOT void prefetchEntry(int32_t r) const { __builtin_prefetch(&router_[r], 1); }
   NDL_HOT void prefetchRouter(int32_t r) const {
     const Router& x = router_[r];
     for (uint64_t m = x.nonempty; m != 0; m &= m - 1) {
@@ -128,7 +129,19 @@ class Network {
       __builtin_prefetch(&flits_[static_cast<size_t>(gv) * depth_], 1);
     }
     __builtin_prefetch(&ports_[x.port_begin], 1);
+    __builtin_prefetch(&in_code_[x.port_begin]);
     __builtin_prefetch(&out_vc_[x.ovc_begin], 1);
+    __builtin_prefetch(&class_grants_[static_cast<size_t>(r) * classes_], 1);
+    __builtin_prefetch(&collisions_[r], 1);
+  }
+  // The last stage, one step ahead: the packets whose headers are at the front of r's VCs
+  // (their length and destination), found through the flits prefetched before.
+  NDL_HOT void prefetchPackets(int32_t r, const PacketStore& store) const {
+    const Router& x = router_[r];
+    for (uint64_t m = x.nonempty; m != 0; m &= m - 1) {
+      const uint32_t gv = static_cast<uint32_t>(x.vc_begin + __builtin_ctzll(m));
+      if (ivc_[gv].sent == 0) __builtin_prefetch(&store.packets[frontPacket(gv)], 1);
+    }
   }
 
   int64_t flitsInNetwork() const { return flits_in_network_; }

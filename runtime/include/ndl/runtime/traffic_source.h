@@ -31,6 +31,7 @@ class TrafficSources {
   // The PE of router r at clock c: hands at most one flit to an injection VC.
   void inject(int32_t r, int64_t c, PacketStore& store, Statistics& stats, Network& net);
 
+  void prefetch(int32_t r) const { __builtin_prefetch(&sources_[r]); }
   bool pending(int32_t r) const { return sources_[r].head != kNone || sources_[r].packet != kNone; }
   // No source will ever create another message.
   bool exhausted() const {
