@@ -1,6 +1,7 @@
 """Properties of `ndlc fmt` over every .ndl file of the repository (docs/fmt.md).
 
-The stdlib, examples, tests and editor fixtures are copied twice, as they are and
+The stdlib, examples, tests, editor fixtures and the fuzz corpus's committed entries
+(tests/fuzz: seeds and regressions) are copied twice, as they are and
 formatted with one `ndlc fmt -i` (so relative imports and pattern files resolve alike).
   - fmt refuses exactly the files whose first error `ndlc check` also reports;
   - formatting is idempotent: `ndlc fmt --check` passes over the formatted copy;
@@ -21,16 +22,18 @@ import subprocess
 import sys
 
 ndlc, root, work = sys.argv[1], sys.argv[2], sys.argv[3]
-TREES = ("stdlib", "examples", "grammar/examples", "bench", "tests/lit", "editors/vscode/test")
+TREES = ("stdlib", "examples", "grammar/examples", "bench", "tests/lit", "tests/fuzz",
+         "editors/vscode/test")
 # Files whose layout is what they test: editor highlighting fixtures, diagnostics
 # positioned on purpose-made layouts, the parse dump of odd spacing, fmt's own inputs.
 NOT_FORMATTED = ("editors/vscode/test/", "tests/lit/diagnostics/", "tests/lit/check/dump_parse.ndl",
-                 "tests/lit/fmt/Inputs/")
+                 "tests/lit/fmt/Inputs/", "tests/fuzz/")
 # Checks that run a 4,096-node dependency analysis or long traces (3 to 20 s each,
 # minutes under sanitizers): the examples' modules are compared all the same.
 SLOW_CHECK = ("examples/workloads/torus2d.ndl", "examples/workloads/torus3d.ndl",
               "examples/insight/rdt.ndl", "examples/insight/rdt-64x64.ndl",
-              "grammar/examples/insight-figure1.ndl", "tests/lit/build/memoize.ndl")
+              "grammar/examples/insight-figure1.ndl", "tests/lit/build/memoize.ndl",
+              "tests/fuzz/regressions/evaluator/long_loop.ndl")
 
 failures = []
 
