@@ -13,6 +13,7 @@
 // (store-and-forward pays the P-1 serialisation at every router, the others once).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <tuple>
 
 #include "test_networks.h"
@@ -84,27 +85,34 @@ TEST(ZeroLoadTest, LinkDelayIsPaidPerHop) {
   }
 }
 
-TEST(ZeroLoadTest, WormholeWithBufferCoveringCreditLoopStreams) {
-  // A wormhole VC streams one flit per clock as long as its buffer covers the credit loop:
-  // a flit leaving at t reaches the next router at t+L, leaves it at t+L+1 at the earliest
-  // (D = 1 for the head) and its credit is back at t+L+1+C. With L = C = 1 that is 3 flits,
-  // far less than the 16-flit packet, and the zero-load latency is still the cut-through one.
-  const NetworkDesc mesh = makeMesh({4, 4});
-  SimParams p = baseParams(FlowControl::kWormhole, 16, 3, 1);
-  const Results r = runSingle(mesh, p, 0, 15);  // 3 + 3 hops
-  EXPECT_EQ(r.network_latency.max, cutThroughLatency(6, 1, 1, 16));
+// The credit loop of a link is L + C clocks: a flit sent at t reaches the next router at
+// t+L, a body flit (or an idle router's head after D) may leave it that clock at the earliest,
+// and its credit is back upstream at t+L+C. A wormhole VC of B flits therefore sends B flits
+// per max(B, L+C) clocks: flit k leaves floor(k/B)*max(B, L+C) + k%B clocks after the head,
+// on every link alike, so the tail trails the head by that much for k = P-1 instead of P-1.
+// B >= L+C streams one flit per clock and gives the cut-through latency.
+int64_t tailTrail(int64_t p, int64_t b, int64_t l, int64_t c) {
+  return (p - 1) / b * std::max(b, l + c) + (p - 1) % b;
 }
 
-TEST(ZeroLoadTest, WormholeWithOneFlitBufferWaitsForCredits) {
-  // With B = 1 a flit may only be sent once the credit of the previous flit on that link is
-  // back: sent at t, it arrives at t+L, leaves at t+L at the earliest and its credit is back
-  // at t+L+C. So flits on a link are at least L+C clocks apart instead of 1, and the tail
-  // trails the head by at least (P-1)(L+C): latency >= T_cut-through + (P-1)(L+C-1).
-  const NetworkDesc mesh = makeMesh({4, 1});
-  SimParams p = baseParams(FlowControl::kWormhole, 4, 1, 1);
-  const Results r = runSingle(mesh, p, 0, 3);
-  EXPECT_GE(r.network_latency.max, cutThroughLatency(3, 1, 1, 4) + 3 * (1 + 1 - 1));
-  EXPECT_EQ(r.messages.delivered, 1);
+TEST(ZeroLoadTest, WormholeTailTrailsTheHeadByTheCreditLoop) {
+  const NetworkDesc mesh = makeMesh({4, 4});
+  for (int32_t l = 1; l <= 3; ++l) {
+    for (int32_t c = 1; c <= 3; ++c) {
+      for (int32_t b = 1; b <= l + c + 1; ++b) {
+        for (int32_t d : {1, 2}) {
+          SimParams p = baseParams(FlowControl::kWormhole, 8, b, d);
+          p.link_delay_clocks = l;
+          p.credit_delay_clocks = c;
+          const Results r = runSingle(mesh, p, 0, 15);  // 3 + 3 hops
+          SCOPED_TRACE(::testing::Message() << "L=" << l << " C=" << c << " B=" << b << " D=" << d);
+          ASSERT_EQ(r.messages.delivered, 1);
+          EXPECT_EQ(r.network_latency.max, cutThroughLatency(6, d, l, 8) - 7 + tailTrail(8, b, l, c));
+          if (b >= l + c) EXPECT_EQ(r.network_latency.max, cutThroughLatency(6, d, l, 8));
+        }
+      }
+    }
+  }
 }
 
 TEST(ZeroLoadTest, EcubeOnHypercubeCorrectsOneBitPerHop) {
