@@ -158,11 +158,13 @@ std::string writePattern(const PatternSpec& s, std::ostream& out) {
     if (s.from < 0 || s.from >= s.nodes || to >= s.nodes || s.from == to)
       return fmt::format("--from and --to must be two different nodes of 0..{}", s.nodes - 1);
     const std::string size = orDefault(s.size, "64byte");
-    out << fmt::format("; ping-pong: {} round trips of {} between nodes {} and {}; a round trip "
-                       "takes node {}'s finish time / {}\n",
-                       rounds, size, s.from, to, s.from, rounds);
-    out << fmt::format("nodes {}\nrepeat {}\nnode {}\n  send {} {} tag 1\n  recv {} tag 2\n",
-                       s.nodes, rounds, s.from, to, size, to);
+    out << fmt::format("; ping-pong: {} round trips of {} between nodes {} and {}; node {} "
+                       "marks each return: the intervals of its mark round-trip are the round "
+                       "trips\n",
+                       rounds, size, s.from, to, s.from);
+    out << fmt::format("nodes {}\nnode {}\n  mark round-trip\nrepeat {}\nnode {}\n  send {} {} tag 1\n"
+                       "  recv {} tag 2\n  mark round-trip\n",
+                       s.nodes, s.from, rounds, s.from, to, size, to);
     out << fmt::format("node {}\n  recv {} tag 1\n  send {} {} tag 2\nend\n", to, s.from, s.from,
                        size);
     return "";

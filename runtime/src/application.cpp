@@ -1,6 +1,7 @@
 // Closed-loop pattern programs against the simulated network.
 #include "ndl/runtime/application.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ndl::rt {
@@ -60,6 +61,9 @@ void Application::advance(int32_t n, int64_t c) {
         ++in_flight_;
         ++sent_;
         continue;
+      case PatternStep::kMark:
+        mark(n, static_cast<uint32_t>(step.value), step.op, c);
+        continue;
       case PatternStep::kRecv:
         if (takeArrived(n, step.peer, step.tag)) continue;
         s.wait_since = c;
@@ -68,6 +72,33 @@ void Application::advance(int32_t n, int64_t c) {
         s.wait_op = step.op;
         return;
     }
+  }
+}
+
+void Application::mark(int32_t n, uint32_t label, uint32_t op, int64_t c) {
+  const uint64_t key = uint64_t{label} << 32 | static_cast<uint32_t>(n);
+  auto [it, added] = mark_index_.try_emplace(key, marks_.size());
+  if (added) {
+    ApplicationResult::Mark m;
+    m.label = program_->labels[label];
+    m.node = n;
+    m.line = program_->sites[op].line;
+    marks_.push_back(std::move(m));
+  }
+  ApplicationResult::Mark& m = marks_[it->second];
+  if (m.count > 0) {
+    const int64_t gap = c - m.last_clock;
+    m.interval_min = m.count == 1 ? gap : std::min(m.interval_min, gap);
+    m.interval_max = std::max(m.interval_max, gap);
+    m.interval_sum += gap;
+  }
+  ++m.count;
+  m.last_clock = c;
+  if (mark_clocks_ < ApplicationResult::kMarkClocks) {
+    m.clocks.push_back(c);
+    ++mark_clocks_;
+  } else {
+    m.truncated = true;
   }
 }
 
@@ -171,6 +202,11 @@ void Application::report(ApplicationResult& out, int64_t end_clock) const {
     }
   }
   out.completion_clock = out.complete ? end : -1;
+  out.marks = marks_;
+  std::sort(out.marks.begin(), out.marks.end(),
+            [](const ApplicationResult::Mark& a, const ApplicationResult::Mark& b) {
+              return a.label != b.label ? a.label < b.label : a.node < b.node;
+            });
 }
 
 }  // namespace ndl::rt

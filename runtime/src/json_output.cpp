@@ -49,6 +49,25 @@ nlohmann::json application(const ApplicationResult& a, double ns) {
                        {"line", w.line},
                        {"since_clock", w.since}});
   }
+  json marks = json::array();
+  for (const ApplicationResult::Mark& m : a.marks) {
+    const int64_t k = m.count - 1;  // intervals
+    const double mean = k > 0 ? static_cast<double>(m.interval_sum) / static_cast<double>(k) : 0.0;
+    marks.push_back(
+        {{"label", m.label},
+         {"node", m.node},
+         {"line", m.line},
+         {"count", m.count},
+         {"clocks", m.clocks},
+         {"clocks_truncated", m.truncated},
+         {"interval_cycles", k > 0 ? json{{"count", k}, {"mean", mean},
+                                          {"min", m.interval_min}, {"max", m.interval_max}}
+                                   : json()},
+         {"interval_ns", k > 0 ? json{{"count", k}, {"mean", mean * ns},
+                                      {"min", static_cast<double>(m.interval_min) * ns},
+                                      {"max", static_cast<double>(m.interval_max) * ns}}
+                               : json()}});
+  }
   const double count = a.finish_clock.empty() ? 1.0 : static_cast<double>(a.finish_clock.size());
   return {{"pattern_file", a.pattern_file},
           {"complete", a.complete},
@@ -60,6 +79,7 @@ nlohmann::json application(const ApplicationResult& a, double ns) {
           {"messages_dropped", a.messages_dropped},
           {"mean_compute_ns", static_cast<double>(compute) / count * ns},
           {"mean_wait_ns", static_cast<double>(wait) / count * ns},
+          {"marks", marks},
           {"nodes", nodes},
           {"waiting", waiting},
           {"waiting_nodes", a.waiting_nodes}};

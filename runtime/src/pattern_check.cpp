@@ -71,7 +71,7 @@ class Checker {
         state_[n] = kDone;
         return;
       }
-      if (s.kind == PatternStep::kCompute) continue;
+      if (s.kind == PatternStep::kCompute || s.kind == PatternStep::kMark) continue;
       if (s.kind == PatternStep::kSend) {
         const Key key{s.peer, n, s.tag};
         if (state_[s.peer] == kBlocked && wait_[s.peer] == key) {

@@ -128,6 +128,11 @@ PatternStep PatternCursors::step(Cursor& c, int32_t n) const {
         step.tag = op.tag;
         step.value = op.value();
         return step;
+      case PatternOpKind::kMark:
+        ++c.pc;
+        step.kind = PatternStep::kMark;
+        step.value = op.value();
+        return step;
       case PatternOpKind::kRepeat:
         // The reader keeps repetitions with a body only, at most kPatternMaxDepth deep.
         c.frames[c.depth++] = Frame{c.pc, op.tag - 1};

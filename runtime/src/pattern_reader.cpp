@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -29,9 +30,9 @@ struct Token {
   uint32_t col = 1;
 };
 
-constexpr std::array<std::string_view, 11> kDirectives = {
+constexpr std::array<std::string_view, 12> kDirectives = {
     "nodes", "node", "compute", "send", "recv", "repeat", "end",
-    "barrier", "alltoall", "broadcast", "reduce"};
+    "barrier", "alltoall", "broadcast", "reduce", "mark"};
 
 size_t editDistance(std::string_view a, std::string_view b) {
   std::vector<size_t> row(b.size() + 1);
@@ -487,6 +488,36 @@ class Reader {
       });
       return;
     }
+    if (d == "mark") {
+      // Records the clocks at which each node's program passes it (docs/workloads.md).
+      if (!arity(1, 1, "mark round-trip")) return;
+      const Token& t = tokens_[1];
+      const bool name_ok =
+          t.text.size() <= 64 && std::isalpha(static_cast<unsigned char>(t.text[0])) &&
+          std::all_of(t.text.begin(), t.text.end(), [](char ch) {
+            return std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_';
+          });
+      if (!name_ok) {
+        error(PatternErrorKind::kSyntax, t, fmt::format("'{}' is not a label", t.text),
+              "a label is a letter then letters, digits, '-' or '_', at most 64 characters: "
+              "mark round-trip");
+        return;
+      }
+      auto& labels = program_.labels;
+      auto it = std::find(labels.begin(), labels.end(), t.text);
+      if (it == labels.end()) {
+        if (labels.size() >= kPatternMaxLabels) {
+          error(PatternErrorKind::kSize, t,
+                fmt::format("more than {} distinct mark labels", kPatternMaxLabels),
+                "marks of one kind share a label; the node is recorded with each pass");
+          return;
+        }
+        it = labels.insert(labels.end(), std::string(t.text));
+      }
+      const auto index = static_cast<int64_t>(it - labels.begin());
+      emit(head, [&](int32_t) { return PatternOp::make(PatternOpKind::kMark, index); });
+      return;
+    }
     if (d == "repeat") {
       // A bad repeat still opens a level, so that its `end` is not reported again.
       int64_t k = 1;
@@ -559,7 +590,7 @@ class Reader {
     }
     error(PatternErrorKind::kSyntax, head, fmt::format("unknown directive '{}'", d),
           best.empty() ? std::string("directives: nodes, node, compute, send, recv, repeat, end, "
-                                     "barrier, alltoall, broadcast, reduce")
+                                     "barrier, alltoall, broadcast, reduce, mark")
                        : fmt::format("did you mean '{}'?", best));
   }
 

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "ndl/runtime/output_file.h"
 
 namespace ndl::rt {
@@ -62,6 +64,27 @@ std::string formatReport(const Results& r) {
     s += fmt::format("; {} messages; per node {:.1f} ns computing, {:.1f} ns waiting\n",
                      a.messages_sent, static_cast<double>(compute) / nodes * r.cycle_ns,
                      static_cast<double>(wait) / nodes * r.cycle_ns);
+    // One line per mark label with intervals: over its nodes' series, the interval range.
+    for (size_t i = 0; i < a.marks.size();) {
+      size_t j = i;
+      int64_t k = 0, sum = 0, lo = 0, hi = 0;
+      for (; j < a.marks.size() && a.marks[j].label == a.marks[i].label; ++j) {
+        const ApplicationResult::Mark& m = a.marks[j];
+        if (m.count < 2) continue;
+        lo = k == 0 ? m.interval_min : std::min(lo, m.interval_min);
+        hi = std::max(hi, m.interval_max);
+        k += m.count - 1;
+        sum += m.interval_sum;
+      }
+      if (k > 0) {
+        s += fmt::format("  mark {}: {} intervals at {} node{}, mean {:.1f} ns ({:.2f} clocks), "
+                         "min {} max {} clocks\n",
+                         a.marks[i].label, k, j - i, j - i == 1 ? "" : "s",
+                         static_cast<double>(sum) / static_cast<double>(k) * r.cycle_ns,
+                         static_cast<double>(sum) / static_cast<double>(k), lo, hi);
+      }
+      i = j;
+    }
   }
   s += fmt::format("time: {} clocks = {:.1f} ns simulated, {:.2f} s wall\n", r.cycles,
                    r.simulated_time_ns, r.wall_seconds);

@@ -108,7 +108,9 @@ TEST(ZeroLoadTest, WormholeTailTrailsTheHeadByTheCreditLoop) {
           SCOPED_TRACE(::testing::Message() << "L=" << l << " C=" << c << " B=" << b << " D=" << d);
           ASSERT_EQ(r.messages.delivered, 1);
           EXPECT_EQ(r.network_latency.max, cutThroughLatency(6, d, l, 8) - 7 + tailTrail(8, b, l, c));
-          if (b >= l + c) EXPECT_EQ(r.network_latency.max, cutThroughLatency(6, d, l, 8));
+          if (b >= l + c) {
+            EXPECT_EQ(r.network_latency.max, cutThroughLatency(6, d, l, 8));
+          }
         }
       }
     }

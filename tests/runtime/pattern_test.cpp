@@ -117,6 +117,23 @@ TEST(Pattern, RepeatIsStoredOnceAndRunsItsCount) {
   EXPECT_EQ(computes, 1000000);
 }
 
+TEST(Pattern, MarksNameTheirLabelsOnceAndStepInPlace) {
+  std::vector<PatternError> errors;
+  const auto p = readPatternText(
+      "nodes 2\nnode 0\n  mark start\n  repeat 3\n    send 1 8byte\n    mark sent\n  end\n"
+      "  mark start\nnode 1\n  repeat 3\n    recv 0\n  end\n",
+      "t.cpf", limits(2), errors);
+  ASSERT_TRUE(p) << (errors.empty() ? "" : errors[0].message);
+  EXPECT_EQ(p->labels, (std::vector<std::string>{"start", "sent"}));
+  PatternCursors c(*p);
+  std::vector<std::pair<int, int64_t>> steps;  // kind, value
+  for (PatternStep s = c.next(0); s.kind != PatternStep::kDone; s = c.next(0))
+    steps.emplace_back(s.kind, s.kind == PatternStep::kMark ? s.value : -1);
+  const int M = PatternStep::kMark, S = PatternStep::kSend;
+  EXPECT_EQ(steps, (std::vector<std::pair<int, int64_t>>{
+                       {M, 0}, {S, -1}, {M, 1}, {S, -1}, {M, 1}, {S, -1}, {M, 1}, {M, 0}}));
+}
+
 TEST(Pattern, RelativeNodesWrapAndSectionsSelect) {
   std::vector<PatternError> errors;
   const auto p = readPatternText(

@@ -1,8 +1,9 @@
 """Closed-loop pattern files against the model (docs/workloads.md, docs/runtime.md 2.2).
 
 workloads.py NDLC DIR: writes programs and patterns into DIR, runs them and checks
-- ping-pong on an idle torus: each round trip is 2 (T + 1) clocks, T the zero-load latency
-  of the model; the application completes after exactly its round trips;
+- ping-pong on an idle torus (ndlc pattern pingpong): each round trip is 2 (T + 1) clocks, T
+  the zero-load latency of the model, in the completion time and in every interval of the
+  round-trip marks; the application completes after exactly its round trips;
 - a dissemination barrier on fully connected networks of 8 and 6 nodes (one hop per message,
   no two messages on one link) completes after exactly ceil(log2 N) one-hop message times;
 - a compute-bound ring exchange: doubling the processor speed-up
@@ -69,17 +70,11 @@ def delivered_once(name, r, expected_received):
 # ---- ping-pong on an idle 4x4 torus, node 0 <-> node 10 (2 + 2 hops)
 torus = "(Topology (Torus 4 4))\n(RoutingAlgorithm DimensionOrder)\n" + BASE
 rounds = 5
-pingpong = f"""; {rounds} round trips between nodes 0 and 10
-nodes 16
-repeat {rounds}
-node 0
-  send 10 16byte tag 1
-  recv 10 tag 2
-node 10
-  recv 0 tag 1
-  send 0 16byte tag 2
-end
-"""
+# The generator's ping-pong (which marks every return at node 0), as a user would make it.
+subprocess.run([NDLC, "pattern", "pingpong", "--nodes", "16", "--from", "0", "--to", "10",
+                "--iterations", str(rounds), "--size", "16byte", "-o", str(OUT / "gen.cpf")],
+               check=True)
+pingpong = (OUT / "gen.cpf").read_text()
 r = run("pingpong", torus, pingpong)
 T = zero_load(4)
 rtt = 2 * (T + 1)
@@ -94,6 +89,14 @@ check("ping-pong: each round trip is 2 (T + 1) clocks",
 check("ping-pong: time is computing or waiting",
       a["nodes"][0]["wait_ns"] == rounds * rtt * 10 and a["nodes"][0]["compute_ns"] == 0
       and a["completion_time_ns"] == rounds * rtt * 10)
+marks = a["marks"]
+check("ping-pong: node 0's round-trip marks record every round trip, each 2 (T + 1) clocks",
+      len(marks) == 1 and marks[0]["label"] == "round-trip" and marks[0]["node"] == 0
+      and marks[0]["count"] == rounds + 1
+      and marks[0]["clocks"] == [k * rtt for k in range(rounds + 1)]
+      and not marks[0]["clocks_truncated"]
+      and marks[0]["interval_cycles"] == {"count": rounds, "mean": rtt, "min": rtt, "max": rtt}
+      and marks[0]["interval_ns"]["mean"] == rtt * 10, json.dumps(marks))
 delivered_once("ping-pong", r, [rounds if n in (0, 10) else 0 for n in range(16)])
 
 
@@ -164,6 +167,7 @@ a = r["application"]
 check("a dropped message ends the run as application_stuck, naming who waits",
       r["status"] == "application_stuck" and not a["complete"] and a["messages_dropped"] > 0
       and a["waiting_nodes"] > 0 and a["waiting"][0]["line"] == 6
+      and all(w["tag"] == 5 and w["from"] == (w["node"] - 1) % 8 for w in a["waiting"])
       and "will never arrive" in r["status_message"],
       r["status_message"][:100])
 
@@ -172,7 +176,8 @@ sim = OUT / "pingpong-sim"
 subprocess.run([NDLC, "build", str(OUT / "pingpong.ndl"), "-o", str(sim)], check=True)
 (OUT / "pingpong.cpf").write_text(pingpong.replace("recv 10 tag 2", "recv 10 tag 3"))
 p = subprocess.run([str(sim), "--quiet"], capture_output=True, text=True)
+recv_line = pingpong.splitlines().index("  recv 10 tag 2") + 1
 check("a simulator rereads its pattern file and reports its errors in place",
-      p.returncode == 1 and "pingpong.cpf:6:3: error: node 0 waits for a message from node 10 "
+      p.returncode == 1 and f"pingpong.cpf:{recv_line}:3: error: node 0 waits for a message from node 10 "
       "with tag 3 that is never sent" in p.stderr and "  recv 10 tag 3\n  ^\nhint: " in p.stderr
       and "each other" not in p.stderr, p.stderr.splitlines()[0] if p.stderr else "")

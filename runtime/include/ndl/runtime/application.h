@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <queue>
+#include <unordered_map>
 #include <vector>
 
 #include "ndl/runtime/pattern.h"
@@ -77,6 +78,7 @@ class Application {
     int64_t count = 0;
   };
   void advance(int32_t n, int64_t c);
+  void mark(int32_t n, uint32_t label, uint32_t op, int64_t c);
   int64_t computeClocks(int64_t ps) const;
   size_t slot(int32_t dst, int32_t src, uint64_t tag) const;
   void addArrived(int32_t dst, int32_t src, uint64_t tag);
@@ -97,6 +99,10 @@ class Application {
   std::vector<AppSend> sends_;
   std::vector<Arrived> table_;
   size_t table_used_ = 0;
+  // `mark` series, found by (label << 32 | node); marks are application steps, not flits.
+  std::unordered_map<uint64_t, size_t> mark_index_;
+  std::vector<ApplicationResult::Mark> marks_;
+  size_t mark_clocks_ = 0;
 };
 
 }  // namespace ndl::rt

@@ -19,6 +19,7 @@ enum class PatternOpKind : uint8_t {
   kRepeat,      // tag: iterations, value: ops in the body (the matching kEnd included)
   kEnd,         // value: index of its kRepeat
   kCollective,  // coll, peer: root, value: bits
+  kMark,        // value: index of its label in PatternProgram::labels
 };
 
 enum class CollectiveKind : uint8_t { kBarrier, kAllToAll, kBroadcast, kReduce };
@@ -45,6 +46,8 @@ struct PatternOp {
   }
 };
 inline constexpr int64_t kPatternMaxValue = (int64_t{1} << 55) - 1;
+// Distinct `mark` labels in a pattern.
+inline constexpr size_t kPatternMaxLabels = 1024;
 // Repetitions nest at most this deep.
 inline constexpr int kPatternMaxDepth = 8;
 
@@ -60,6 +63,7 @@ struct PatternProgram {
   std::vector<PatternOp> ops;     // node 0's program, then node 1's, ...
   std::vector<uint32_t> start;    // nodes + 1 offsets into ops
   std::vector<PatternSite> sites;  // parallel to ops
+  std::vector<std::string> labels;  // of `mark` lines, in order of first appearance
   // The checker runs the programs for at most PatternLimits::check_steps steps: false when
   // they ran longer, so that a receive nobody sends would show only at run time (as an
   // application_stuck status).

@@ -97,6 +97,22 @@ struct ApplicationResult {
   };
   std::vector<Wait> waiting;  // programs still waiting at the end (the first 64)
   int64_t waiting_nodes = 0;
+  // The clocks at which node programs passed their `mark` lines, one series per (label,
+  // node), sorted so; the intervals are between consecutive passes (a ping-pong's round
+  // trips). Clocks are kept up to ApplicationResult::kMarkClocks in all; counts and
+  // intervals cover every pass.
+  struct Mark {
+    std::string label;
+    int32_t node = 0;
+    uint32_t line = 0;  // of the first pass
+    int64_t count = 0;
+    int64_t last_clock = 0;
+    std::vector<int64_t> clocks;  // the first passes (truncated: not all)
+    bool truncated = false;
+    int64_t interval_min = 0, interval_max = 0, interval_sum = 0;  // over count - 1 intervals
+  };
+  static constexpr size_t kMarkClocks = size_t{1} << 20;
+  std::vector<Mark> marks;
 };
 
 // Kept per node during the run, so message counts are 32-bit (memory per node matters).
