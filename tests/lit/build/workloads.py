@@ -6,6 +6,9 @@ workloads.py NDLC DIR: writes programs and patterns into DIR, runs them and chec
   round-trip marks; the application completes after exactly its round trips;
 - a dissemination barrier on fully connected networks of 8 and 6 nodes (one hop per message,
   no two messages on one link) completes after exactly ceil(log2 N) one-hop message times;
+  a gather-release barrier (ndlc pattern barrier --algorithm tree) on 8 and 16 nodes: every
+  node finishes when the gather and the release reach it, by a model of the tree in which a
+  node's sends to its children leave one packet after the other;
 - a compute-bound ring exchange: doubling the processor speed-up
   (ProcessorPerformanceExpandRate 0% -> 100%) halves every compute gap, and the completion time
   is iterations x (gap + one-hop message time) both ways;
@@ -120,6 +123,42 @@ for n in (8, 6):
           and r["hops"]["mean"] == 1,
           f"completion {a['completion_clock']} = {barriers} x {per_barrier}")
     delivered_once(f"barrier on {n} nodes", r, [barriers * math.ceil(math.log2(n))] * n)
+
+
+def tree_barrier_finish(n, h):
+    """Gather-release on the binomial tree of docs/workloads.md (reduce 0 then broadcast 0;
+    node m's parent is m minus its highest bit, its children m + 2^k above that bit, nearest
+    first), one hop of h clocks per message. In the gather a node sends to its parent once
+    it has heard from all its children; in the release a node that has heard from its parent
+    sends to its children, nearest first, its injection channel carrying one P-flit packet
+    after the other, so its k-th child hears k*P clocks later."""
+    def children(m):
+        high = 0 if m == 0 else 1 << (m.bit_length() - 1)
+        return [m + d for d in (1 << k for k in range(n.bit_length())) if d > high and m + d < n]
+    gather = {}
+    for m in reversed(range(n)):  # children are larger than their parent
+        gather[m] = max((gather[c] + h for c in children(m)), default=0)
+    finish = {0: gather[0]}
+    for m in range(n):  # parents are smaller than their children
+        for k, c in enumerate(children(m)):
+            finish[c] = max(gather[c], finish[m] + h + k * P)
+    return [finish[m] for m in range(n)]
+
+
+for n in (8, 16):
+    subprocess.run([NDLC, "pattern", "barrier", "--nodes", str(n), "--algorithm", "tree",
+                    "-o", str(OUT / "tree.cpf")], check=True)
+    r = run(f"tree{n}", complete_graph(n), (OUT / "tree.cpf").read_text())
+    a = r["application"]
+    want = tree_barrier_finish(n, zero_load(1) + 1)
+    got = [x["finish_clock"] for x in a["nodes"]]
+    check(f"tree barrier on {n} nodes: every node finishes when the gather and the release "
+          "reach it", a["complete"] and got == want and a["completion_clock"] == max(want)
+          and r["hops"]["mean"] == 1, f"{got}")
+    # A node hears from each of its children in the gather, and once from its parent.
+    delivered_once(f"tree barrier on {n} nodes", r,
+                   [sum(1 for c in range(1, n) if c - (1 << (c.bit_length() - 1)) == m)
+                    + (m != 0) for m in range(n)])
 
 # ---- compute-bound ring exchange: the processor speed-up divides every compute gap
 ring = "(Topology (Ring 8))\n(RoutingAlgorithm DimensionOrder)\n" + BASE
