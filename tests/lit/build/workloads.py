@@ -14,6 +14,9 @@ workloads.py NDLC DIR: writes programs and patterns into DIR, runs them and chec
   is iterations x (gap + one-hop message time) both ways;
 - every message of a pattern is delivered exactly once (per node counts against the pattern),
   also with synthetic background traffic beside it;
+- INSIGHT 3.2 (its ref. [8]): the same sort has slower messages on a torus, where its
+  partners are several hops away, than on a hypercube, where they are neighbours, and ten
+  times faster processors raise its message latency on the torus;
 - a receive whose message was dropped ends the run as application_stuck, naming the waiters,
   with the results still written.
 Prints one line per check; exits non-zero at the first failure.
@@ -197,6 +200,36 @@ check("with background traffic the application completes, no sooner than alone",
 check("background: the application's messages all arrive once",
       a["messages_delivered"] == a["messages_sent"] == iterations * 8
       and r["conservation"]["holds"])
+
+# ---- INSIGHT 3.2, citing its ref. [8]: under e-cube routing the network latency changes
+# markedly with the locality of the pattern and with the processors' performance. The same
+# bitonic sort (partners n XOR 2^j) on a 64-node hypercube, where every partner is a
+# neighbour, and on an 8x8 torus, where it is up to 8 hops away; and on the torus with
+# processors ten times as fast, so that the merge-split steps' exchanges crowd together.
+subprocess.run([NDLC, "pattern", "sort", "--nodes", "64", "--size", "128byte", "--compute", "2usec",
+                "-o", str(OUT / "sort64.cpf")], check=True)
+sort64 = (OUT / "sort64.cpf").read_text()
+e_cube = """(NetworkPacketSize 256bit)
+(NetworkDataSize 192bit)
+(NodeHardwareDelay 2clock)
+(FlowControlMethod VirtualCutThrough)
+(NetworkChannelWidth 32bit)
+(NetworkFrequency 50MHz)
+"""
+cube = run("sort_cube", "(Topology (Hypercube 6))\n(RoutingAlgorithm Ecube)\n" + e_cube, sort64)
+tor = run("sort_torus", "(Topology (Torus 8 8))\n(RoutingAlgorithm DimensionOrder)\n"
+          "(VirtualChannels 2)\n" + e_cube, sort64)
+fast = run("sort_torus_fast", "(Topology (Torus 8 8))\n(RoutingAlgorithm DimensionOrder)\n"
+           "(VirtualChannels 2)\n" + e_cube, sort64, "ProcessorPerformanceExpandRate=900%")
+lat = {k: x["latency_ns"]["message"]["mean"] for k, x in
+       (("cube", cube), ("torus", tor), ("fast", fast))}
+check("[8] locality: the sort's messages are slower where its partners are farther",
+      cube["hops"]["mean"] == 1 and tor["hops"]["mean"] > 1.5 and lat["torus"] > lat["cube"],
+      f"{lat['cube']:.0f} ns over 1 hop, {lat['torus']:.0f} ns over {tor['hops']['mean']:.2f}")
+check("[8] performance: ten times faster processors raise the sort's message latency",
+      lat["fast"] > 1.1 * lat["torus"]
+      and fast["application"]["completion_clock"] < tor["application"]["completion_clock"],
+      f"{lat['torus']:.0f} -> {lat['fast']:.0f} ns")
 
 # ---- drops leave a receive waiting for ever: reported, not a hang
 r = run("stuck", ring.replace("VirtualCutThrough", "Wormhole")
