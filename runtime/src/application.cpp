@@ -41,10 +41,33 @@ void Application::advanceDue(int64_t c) {
 
 void Application::advance(int32_t n, int64_t c) {
   NodeState& s = state_[n];
+  if (s.pending != 0 || posted_.count(n) != 0) flushDeferred(n);
+  if (s.finish >= 0 || s.busy_until > c || s.wait_src >= 0) return;  // an early wake
+  if (s.wait_names != 0) {
+    if ((s.wait_names & s.pending) != 0) return;
+    s.waiting += c - s.wait_since;
+    s.wait_names = 0;
+    if (s.at_end) {
+      s.finish = c;
+      ++finished_;
+      return;
+    }
+    Posted& x = posted_[n];
+    if (x.holding) {
+      x.holding = false;
+      post(n, x.held);
+    }
+  }
   for (;;) {
     const PatternStep step = cursors_.next(n);
     switch (step.kind) {
       case PatternStep::kDone:
+        if (s.pending != 0) {  // the program ends once its posted receives completed
+          s.wait_names = s.pending;
+          s.wait_since = c;
+          s.at_end = true;
+          return;
+        }
         s.finish = c;
         ++finished_;
         return;
@@ -57,6 +80,10 @@ void Application::advance(int32_t n, int64_t c) {
         return;
       }
       case PatternStep::kSend:
+        if ((step.names & s.pending) != 0) {
+          posted_[n].deferred.push_back({step.names, {n, step.peer, step.value, step.tag}});
+          continue;
+        }
         sends_.push_back({n, step.peer, step.value, step.tag});
         ++in_flight_;
         ++sent_;
@@ -64,7 +91,26 @@ void Application::advance(int32_t n, int64_t c) {
       case PatternStep::kMark:
         mark(n, static_cast<uint32_t>(step.value), step.op, c);
         continue;
+      case PatternStep::kWait:
+        if ((step.names & s.pending) == 0) continue;
+        s.wait_names = step.names;
+        s.wait_since = c;
+        return;
       case PatternStep::kRecv:
+        if (step.value != 0) {
+          const Posted::Post p{step.peer, step.tag, static_cast<uint32_t>(step.value - 1),
+                               step.op};
+          if ((s.pending >> p.name & 1) != 0) {  // posted again: first the previous one
+            Posted& x = posted_[n];
+            x.held = p;
+            x.holding = true;
+            s.wait_names = uint64_t{1} << p.name;
+            s.wait_since = c;
+            return;
+          }
+          post(n, p);
+          continue;
+        }
         if (takeArrived(n, step.peer, step.tag)) continue;
         s.wait_since = c;
         s.wait_src = step.peer;
@@ -73,6 +119,30 @@ void Application::advance(int32_t n, int64_t c) {
         return;
     }
   }
+}
+
+void Application::post(int32_t n, const Posted::Post& p) {
+  if (takeArrived(n, p.src, p.tag)) return;  // the message is here: complete at once
+  state_[n].pending |= uint64_t{1} << p.name;
+  posted_[n].posts.push_back(p);
+}
+
+void Application::flushDeferred(int32_t n) {
+  auto it = posted_.find(n);
+  if (it == posted_.end()) return;
+  auto& deferred = it->second.deferred;
+  const uint64_t pending = state_[n].pending;
+  size_t kept = 0;
+  for (const Posted::Deferred& d : deferred) {
+    if ((d.names & pending) != 0) {
+      deferred[kept++] = d;
+      continue;
+    }
+    sends_.push_back(d.send);
+    ++in_flight_;
+    ++sent_;
+  }
+  deferred.resize(kept);
 }
 
 void Application::mark(int32_t n, uint32_t label, uint32_t op, int64_t c) {
@@ -107,6 +177,18 @@ void Application::onDelivered(int32_t dst, int32_t src, uint64_t tag, int64_t c)
   ++delivered_;
   last_arrival_end_ = std::max(last_arrival_end_, c + 1);
   NodeState& s = state_[dst];
+  // Posted receives take their messages first, in the order they were posted; the program
+  // sees the completion (and its sends waiting for it go) in the next clock.
+  if (s.pending != 0) {
+    auto& posts = posted_[dst].posts;
+    for (size_t i = 0; i < posts.size(); ++i) {
+      if (posts[i].src != src || posts[i].tag != tag) continue;
+      s.pending &= ~(uint64_t{1} << posts[i].name);
+      posts.erase(posts.begin() + static_cast<std::ptrdiff_t>(i));
+      wakes_.push({c + 1, dst});
+      return;
+    }
+  }
   if (s.wait_src == src && s.wait_tag == tag) {
     s.waiting += c + 1 - s.wait_since;
     s.wait_src = -1;
@@ -191,13 +273,22 @@ void Application::report(ApplicationResult& out, int64_t end_clock) const {
     const NodeState& s = state_[n];
     out.finish_clock[n] = s.finish;
     out.compute_clocks[n] = s.compute - std::max<int64_t>(0, s.busy_until - end_clock);
-    out.wait_clocks[n] = s.waiting + (s.wait_src >= 0 ? end_clock - s.wait_since : 0);
+    const bool waits = s.wait_src >= 0 || s.wait_names != 0;
+    out.wait_clocks[n] = s.waiting + (waits ? end_clock - s.wait_since : 0);
     end = std::max(end, s.finish);
-    if (s.wait_src >= 0) {
+    if (waits) {
       ++out.waiting_nodes;
       if (out.waiting.size() < 64) {
-        out.waiting.push_back({n, s.wait_src, s.wait_tag, program_->sites[s.wait_op].line,
-                               s.wait_since});
+        if (s.wait_src >= 0) {
+          out.waiting.push_back({n, s.wait_src, s.wait_tag, program_->sites[s.wait_op].line,
+                                 s.wait_since});
+        } else {  // the first of its posted receives that it waits for
+          for (const Posted::Post& p : posted_.at(n).posts) {
+            if ((s.wait_names >> p.name & 1) == 0) continue;
+            out.waiting.push_back({n, p.src, p.tag, program_->sites[p.op].line, s.wait_since});
+            break;
+          }
+        }
       }
     }
   }

@@ -42,7 +42,7 @@ class Checker {
  public:
   Checker(const PatternProgram& p, uint64_t budget, std::vector<PatternError>& errors)
       : budget_(budget), p_(p), errors_(errors), cursors_(p), state_(p.nodes, kReady), wait_(p.nodes),
-        wait_op_(p.nodes, 0) {}
+        wait_op_(p.nodes, 0), names_(p.nodes) {}
 
   void run() {
     std::deque<int32_t> ready;
@@ -58,37 +58,99 @@ class Checker {
   bool finished() const { return steps_ <= budget_; }
 
  private:
-  enum State : uint8_t { kReady, kBlocked, kDone };
+  // kBlocked: in a receive (wait_); kNames: waiting for posted receives (a `wait`, a name
+  // posted again, or the program's end).
+  enum State : uint8_t { kReady, kBlocked, kNames, kDone };
   struct Pending {
     int64_t count = 0;
     uint32_t op = 0;  // the first send still unreceived
   };
+  struct Post {
+    Key key;
+    uint32_t name = 0;
+    uint32_t op = 0;
+  };
+  struct Deferred {
+    uint64_t names = 0;
+    Key key;
+    uint32_t op = 0;
+  };
+  // Posted receives of one node (`recv ... as NAME`), and its sends waiting for them.
+  struct Names {
+    uint64_t pending = 0;  // names whose receive has not completed
+    uint64_t ever = 0;     // names posted so far
+    uint64_t waited = 0;   // in state kNames: what it waits for
+    bool at_end = false;
+    bool holding = false;
+    Post held;
+    std::vector<Post> posts;
+    std::vector<Deferred> deferred;
+  };
+
   void advance(int32_t n, std::deque<int32_t>& ready) {
+    Names& x = names_[n];
+    if (state_[n] == kBlocked || state_[n] == kDone) return;  // queued twice
+    if (state_[n] == kNames) {
+      if ((x.waited & x.pending) != 0) return;
+      x.waited = 0;
+      state_[n] = kReady;
+      if (x.at_end) {
+        state_[n] = kDone;
+        return;
+      }
+      if (x.holding) {
+        x.holding = false;
+        post(n, x.held);
+      }
+    }
     for (;;) {
       if (++steps_ > budget_) return;
       const PatternStep s = cursors_.next(n);
       if (s.kind == PatternStep::kDone) {
+        if (x.pending != 0) {
+          state_[n] = kNames;
+          x.waited = x.pending;
+          x.at_end = true;
+          return;
+        }
         state_[n] = kDone;
         return;
       }
       if (s.kind == PatternStep::kCompute || s.kind == PatternStep::kMark) continue;
+      if (s.names != 0 && (s.names & ~x.ever) != 0) {
+        notPosted(n, s.names & ~x.ever, s.op);
+        return;  // reported; this program stops here
+      }
+      if (s.kind == PatternStep::kWait) {
+        if ((s.names & x.pending) == 0) continue;
+        state_[n] = kNames;
+        x.waited = s.names;
+        return;
+      }
       if (s.kind == PatternStep::kSend) {
         const Key key{s.peer, n, s.tag};
-        if (state_[s.peer] == kBlocked && wait_[s.peer] == key) {
-          state_[s.peer] = kReady;  // its receive is satisfied
-          ready.push_back(s.peer);
+        if ((s.names & x.pending) != 0) {
+          x.deferred.push_back({s.names, key, s.op});
           continue;
         }
-        Pending& e = pending_[key];
-        if (e.count++ == 0) e.op = s.op;
+        deliver(key, s.op, ready);
+        continue;
+      }
+      if (s.value != 0) {  // a posted receive
+        const Post p{Key{n, s.peer, s.tag}, static_cast<uint32_t>(s.value - 1), s.op};
+        x.ever |= uint64_t{1} << p.name;
+        if ((x.pending >> p.name & 1) != 0) {  // posted again: first the previous one
+          x.held = p;
+          x.holding = true;
+          state_[n] = kNames;
+          x.waited = uint64_t{1} << p.name;
+          return;
+        }
+        post(n, p);
         continue;
       }
       const Key key{n, s.peer, s.tag};
-      auto it = pending_.find(key);
-      if (it != pending_.end()) {
-        if (--it->second.count == 0) pending_.erase(it);
-        continue;
-      }
+      if (take(key)) continue;
       state_[n] = kBlocked;
       wait_[n] = key;
       wait_op_[n] = s.op;
@@ -96,14 +158,89 @@ class Checker {
     }
   }
 
+  bool take(const Key& key) {
+    auto it = pending_.find(key);
+    if (it == pending_.end()) return false;
+    if (--it->second.count == 0) pending_.erase(it);
+    return true;
+  }
+  void post(int32_t n, const Post& p) {
+    if (take(p.key)) return;
+    names_[n].pending |= uint64_t{1} << p.name;
+    names_[n].posts.push_back(p);
+  }
+  // A message becomes available to its receiver: a posted receive takes it first, then a
+  // receive the program waits in; else it waits for one. Sends released by a completed
+  // posted receive are delivered in turn (a work list: no recursion).
+  void deliver(const Key& first, uint32_t first_op, std::deque<int32_t>& ready) {
+    std::vector<std::pair<Key, uint32_t>> work{{first, first_op}};
+    while (!work.empty()) {
+      const auto [key, op] = work.back();
+      work.pop_back();
+      Names& x = names_[key.dst];
+      bool taken = false;
+      for (size_t i = 0; i < x.posts.size() && !taken; ++i) {
+        if (!(x.posts[i].key == key)) continue;
+        x.pending &= ~(uint64_t{1} << x.posts[i].name);
+        x.posts.erase(x.posts.begin() + static_cast<std::ptrdiff_t>(i));
+        taken = true;
+      }
+      if (taken) {
+        size_t kept = 0;
+        for (const Deferred& d : x.deferred) {
+          if ((d.names & x.pending) != 0) {
+            x.deferred[kept++] = d;
+          } else {
+            work.push_back({d.key, d.op});
+          }
+        }
+        x.deferred.resize(kept);
+        if (state_[key.dst] == kNames && (x.waited & x.pending) == 0) ready.push_back(key.dst);
+        continue;
+      }
+      if (state_[key.dst] == kBlocked && wait_[key.dst] == key) {
+        state_[key.dst] = kReady;  // its receive is satisfied
+        ready.push_back(key.dst);
+        continue;
+      }
+      Pending& e = pending_[key];
+      if (e.count++ == 0) e.op = op;
+    }
+  }
+
+  void notPosted(int32_t n, uint64_t names, uint32_t op) {
+    const std::string& name = p_.names[static_cast<size_t>(__builtin_ctzll(names))];
+    add(PatternErrorKind::kUnmatched, op,
+        fmt::format("node {} waits for the receive '{}', which its program has not posted", n,
+                    name),
+        fmt::format("post it first: `recv SRC [tag T] as {}`", name));
+    state_[n] = kDone;  // stop this program; the others go on
+  }
+
   void report() {
+    // A program waiting for posted receives waits, for the checks below, for the first of
+    // them still pending.
+    for (int32_t n = 0; n < p_.nodes; ++n) {
+      if (state_[n] != kNames) continue;
+      for (const Post& p : names_[n].posts) {
+        if ((names_[n].waited >> p.name & 1) == 0) continue;
+        wait_[n] = p.key;
+        wait_op_[n] = p.op;
+        state_[n] = kBlocked;
+        break;
+      }
+    }
     // Receives first: a receive nobody sends; else the programs wait for each other; only
     // when every program ended, sends nobody received.
     for (int32_t n = 0; n < p_.nodes && errors_.size() < 20; ++n) {
       if (state_[n] != kBlocked) continue;
       const Key& key = wait_[n];
       int later = 0;
-      if (state_[key.src] != kDone) {
+      const auto& deferred = names_[key.src].deferred;
+      if (std::any_of(deferred.begin(), deferred.end(),
+                      [&](const Deferred& d) { return d.key == key; })) {
+        later = 1;  // sent once its own posted receives complete
+      } else if (state_[key.src] != kDone) {
         uint64_t left = budget_ > steps_ ? budget_ - steps_ : 0;
         later = cursors_.sendsLater(key.src, key.dst, key.tag, &left);
         steps_ = budget_ - left;
@@ -189,6 +326,7 @@ class Checker {
   std::vector<Key> wait_;
   std::vector<uint32_t> wait_op_;
   std::unordered_map<Key, Pending, KeyHash> pending_;
+  std::vector<Names> names_;
 };
 
 }  // namespace

@@ -133,6 +133,23 @@ PatternStep PatternCursors::step(Cursor& c, int32_t n) const {
         step.kind = PatternStep::kMark;
         step.value = op.value();
         return step;
+      case PatternOpKind::kWait:
+        ++c.pc;
+        step.kind = PatternStep::kWait;
+        step.names = static_cast<uint64_t>(op.value());
+        return step;
+      case PatternOpKind::kAfter: {
+        // The reader puts it right before its send.
+        const PatternOp& send = program_.ops[c.pc + 1];
+        step.op = c.pc + 1;
+        c.pc += 2;
+        step.kind = PatternStep::kSend;
+        step.names = static_cast<uint64_t>(op.value());
+        step.peer = send.peer;
+        step.tag = send.tag;
+        step.value = send.value();
+        return step;
+      }
       case PatternOpKind::kRepeat:
         // The reader keeps repetitions with a body only, at most kPatternMaxDepth deep.
         c.frames[c.depth++] = Frame{c.pc, op.tag - 1};
@@ -162,7 +179,7 @@ PatternStep PatternCursors::step(Cursor& c, int32_t n) const {
         step.kind = send ? PatternStep::kSend : PatternStep::kRecv;
         step.peer = peer;
         step.tag = kCollectiveTag + c.coll_seq;
-        step.value = op.value();
+        step.value = send ? op.value() : 0;  // a collective's receives are waited for
         return step;
       }
     }

@@ -30,9 +30,9 @@ struct Token {
   uint32_t col = 1;
 };
 
-constexpr std::array<std::string_view, 12> kDirectives = {
+constexpr std::array<std::string_view, 13> kDirectives = {
     "nodes", "node", "compute", "send", "recv", "repeat", "end",
-    "barrier", "alltoall", "broadcast", "reduce", "mark"};
+    "barrier", "alltoall", "broadcast", "reduce", "mark", "wait"};
 
 size_t editDistance(std::string_view a, std::string_view b) {
   std::vector<size_t> row(b.size() + 1);
@@ -319,6 +319,48 @@ class Reader {
     return static_cast<int32_t>(m < 0 ? m + limits_.nodes : m);
   }
 
+  // A name (a mark's label, a posted receive's name): a letter, then letters, digits, '-'
+  // or '_'; its index in `table`, added there when new.
+  bool name(const Token& t, std::vector<std::string>& table, size_t max, std::string_view what,
+            std::string_view example, int64_t* index) {
+    const bool ok =
+        !t.text.empty() && t.text.size() <= 64 &&
+        std::isalpha(static_cast<unsigned char>(t.text[0])) &&
+        std::all_of(t.text.begin(), t.text.end(), [](char ch) {
+          return std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_';
+        });
+    if (!ok) {
+      error(PatternErrorKind::kSyntax, t, fmt::format("'{}' is not a {}", t.text, what),
+            fmt::format("a name is a letter then letters, digits, '-' or '_', at most 64 "
+                        "characters: {}",
+                        example));
+      return false;
+    }
+    auto it = std::find(table.begin(), table.end(), t.text);
+    if (it == table.end()) {
+      if (table.size() >= max) {
+        error(PatternErrorKind::kSize, t, fmt::format("more than {} distinct {}s", max, what),
+              "reuse names: a name may be posted again once its receive has completed");
+        return false;
+      }
+      it = table.insert(table.end(), std::string(t.text));
+    }
+    *index = it - table.begin();
+    return true;
+  }
+  // The names of posted receives from token `from` on, as a mask.
+  bool names(size_t from, uint64_t* mask) {
+    *mask = 0;
+    for (size_t i = from; i < tokens_.size(); ++i) {
+      int64_t index = 0;
+      if (!name(tokens_[i], program_.names, kPatternMaxNames, "receive name", "wait left right",
+                &index))
+        return false;
+      *mask |= uint64_t{1} << index;
+    }
+    return true;
+  }
+
   bool tag(size_t at, uint32_t* out) {
     *out = 0;
     if (tokens_.size() <= at) return true;
@@ -466,8 +508,33 @@ class Reader {
     }
     if (d == "send" || d == "recv") {
       const bool send = d == "send";
+      // `send ... after NAME ...` waits for posted receives; `recv ... as NAME` posts one.
+      const std::string_view keyword = send ? "after" : "as";
+      size_t kw = 1;
+      while (kw < tokens_.size() && tokens_[kw].text != keyword) ++kw;
+      uint64_t after = 0;
+      int64_t posted = 0;  // 1 + the name's index
+      if (kw < tokens_.size()) {
+        if (kw + 1 == tokens_.size() || (!send && kw + 2 != tokens_.size())) {
+          const Token& at = kw + 1 == tokens_.size() ? tokens_[kw] : tokens_[kw + 2];
+          error(PatternErrorKind::kSyntax, at,
+                kw + 1 == tokens_.size() ? fmt::format("'{}' needs a name", keyword)
+                                         : fmt::format("unexpected '{}'", at.text),
+                send ? "write `send DEST SIZE [tag T] after NAME [NAME ...]`"
+                     : "write `recv SRC [tag T] as NAME`");
+          return;
+        }
+        if (send && !names(kw + 1, &after)) return;
+        if (!send) {
+          if (!name(tokens_[kw + 1], program_.names, kPatternMaxNames, "receive name",
+                    "recv -1 tag 3 as left", &posted))
+            return;
+          ++posted;
+        }
+        tokens_.resize(kw);
+      }
       if (!arity(send ? 2 : 1, send ? 4 : 3,
-                 send ? "send DEST SIZE [tag T]" : "recv SRC [tag T]"))
+                 send ? "send DEST SIZE [tag T] [after NAME ...]" : "recv SRC [tag T] [as NAME]"))
         return;
       Peer p;
       if (!peer(tokens_[1], &p)) return;
@@ -475,6 +542,11 @@ class Reader {
       if (send && !size(tokens_[2], &bits)) return;
       uint32_t t = 0;
       if (!tag(send ? 3 : 2, &t)) return;
+      if (after != 0) {
+        emit(head, [&](int32_t) {
+          return PatternOp::make(PatternOpKind::kAfter, static_cast<int64_t>(after));
+        });
+      }
       emit(head, [&](int32_t n) -> std::optional<PatternOp> {
         const int32_t other = resolve(p, n);
         if (other == n) {
@@ -483,39 +555,32 @@ class Reader {
                 "a message crosses the network: name another node");
           return std::nullopt;
         }
-        return PatternOp::make(send ? PatternOpKind::kSend : PatternOpKind::kRecv, bits, other,
-                               t);
+        return PatternOp::make(send ? PatternOpKind::kSend : PatternOpKind::kRecv,
+                               send ? bits : posted, other, t);
       });
       return;
     }
     if (d == "mark") {
       // Records the clocks at which each node's program passes it (docs/workloads.md).
       if (!arity(1, 1, "mark round-trip")) return;
-      const Token& t = tokens_[1];
-      const bool name_ok =
-          t.text.size() <= 64 && std::isalpha(static_cast<unsigned char>(t.text[0])) &&
-          std::all_of(t.text.begin(), t.text.end(), [](char ch) {
-            return std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_';
-          });
-      if (!name_ok) {
-        error(PatternErrorKind::kSyntax, t, fmt::format("'{}' is not a label", t.text),
-              "a label is a letter then letters, digits, '-' or '_', at most 64 characters: "
-              "mark round-trip");
+      int64_t index = 0;
+      if (!name(tokens_[1], program_.labels, kPatternMaxLabels, "mark label", "mark round-trip",
+                &index))
+        return;
+      emit(head, [&](int32_t) { return PatternOp::make(PatternOpKind::kMark, index); });
+      return;
+    }
+    if (d == "wait") {
+      // Waits for receives posted with `recv SRC as NAME`.
+      if (tokens_.size() < 2) {
+        arity(1, kPatternMaxNames, "wait NAME [NAME ...]");
         return;
       }
-      auto& labels = program_.labels;
-      auto it = std::find(labels.begin(), labels.end(), t.text);
-      if (it == labels.end()) {
-        if (labels.size() >= kPatternMaxLabels) {
-          error(PatternErrorKind::kSize, t,
-                fmt::format("more than {} distinct mark labels", kPatternMaxLabels),
-                "marks of one kind share a label; the node is recorded with each pass");
-          return;
-        }
-        it = labels.insert(labels.end(), std::string(t.text));
-      }
-      const auto index = static_cast<int64_t>(it - labels.begin());
-      emit(head, [&](int32_t) { return PatternOp::make(PatternOpKind::kMark, index); });
+      uint64_t mask = 0;
+      if (!names(1, &mask)) return;
+      emit(head, [&](int32_t) {
+        return PatternOp::make(PatternOpKind::kWait, static_cast<int64_t>(mask));
+      });
       return;
     }
     if (d == "repeat") {
@@ -590,7 +655,7 @@ class Reader {
     }
     error(PatternErrorKind::kSyntax, head, fmt::format("unknown directive '{}'", d),
           best.empty() ? std::string("directives: nodes, node, compute, send, recv, repeat, end, "
-                                     "barrier, alltoall, broadcast, reduce, mark")
+                                     "barrier, alltoall, broadcast, reduce, mark, wait")
                        : fmt::format("did you mean '{}'?", best));
   }
 

@@ -14,6 +14,8 @@ workloads.py NDLC DIR: writes programs and patterns into DIR, runs them and chec
   is iterations x (gap + one-hop message time) both ways;
 - every message of a pattern is delivered exactly once (per node counts against the pattern),
   also with synthetic background traffic beside it;
+- posted receives (`recv ... as NAME`, `send ... after NAME`, `wait`): a node answers each
+  of two requests the clock after it is in, where program order makes the early one wait;
 - INSIGHT 3.2 (its ref. [8]): the same sort has slower messages on a torus, where its
   partners are several hops away, than on a hypercube, where they are neighbours, and ten
   times faster processors raise its message latency on the torus;
@@ -200,6 +202,39 @@ check("with background traffic the application completes, no sooner than alone",
 check("background: the application's messages all arrive once",
       a["messages_delivered"] == a["messages_sent"] == iterations * 8
       and r["conservation"]["holds"])
+
+# ---- posted receives: node 0 answers nodes 1 and 2 each as soon as its message is in,
+# whichever comes first; node 1 computes 5 us (500 clocks) first. Node 2's round trip is
+# then 2 (T2 + 1) clocks, not delayed behind node 1's as in program order.
+dataflow = """nodes 16
+node 0
+  recv 1 tag 1 as a
+  recv 2 tag 1 as b
+  send 1 16byte tag 2 after a
+  send 2 16byte tag 2 after b
+  wait a b
+node 1
+  compute 5usec
+  send 0 16byte tag 1
+  recv 0 tag 2
+node 2
+  send 0 16byte tag 1
+  recv 0 tag 2
+"""
+T1, T2 = zero_load(1), zero_load(2)
+r = run("dataflow", torus, dataflow)
+f = [x["finish_clock"] for x in r["application"]["nodes"]]
+check("posted receives: each answer leaves when its own message is in",
+      f[2] == 2 * (T2 + 1) and f[1] == 500 + 2 * (T1 + 1) and f[0] == 500 + T1 + 1
+      and r["application"]["complete"], f"finish {f[:3]}")
+in_order = dataflow.replace(" as a", "").replace(" as b", "").replace(" after a", "") \
+    .replace(" after b", "").replace("  wait a b\n", "")
+in_order = in_order.replace("  recv 2 tag 1\n  send 1 16byte tag 2\n", "  send 1 16byte tag 2\n  recv 2 tag 1\n")
+r = run("in_order", torus, in_order)
+f = [x["finish_clock"] for x in r["application"]["nodes"]]
+# (both answers leave node 0 at once, node 2's a packet behind node 1's)
+check("in program order node 2's answer waits behind node 1's",
+      f[2] == 500 + T1 + 1 + P + T2 + 1, f"finish {f[:3]}")
 
 # ---- INSIGHT 3.2, citing its ref. [8]: under e-cube routing the network latency changes
 # markedly with the locality of the pattern and with the processors' performance. The same

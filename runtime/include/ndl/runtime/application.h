@@ -61,6 +61,26 @@ class Application {
     uint64_t wait_tag = 0;
     int32_t wait_src = -1;  // -1: not waiting
     uint32_t wait_op = 0;
+    uint64_t pending = 0;     // names whose posted receive has not completed
+    uint64_t wait_names = 0;  // waited for (wait, a name posted again, the program's end)
+    bool at_end = false;      // the program ended; it waits for its posted receives
+  };
+  // Posted receives and the sends that wait for them, of the nodes that use names only.
+  struct Posted {
+    struct Post {
+      int32_t src;
+      uint64_t tag;
+      uint32_t name;
+      uint32_t op;
+    };
+    struct Deferred {
+      uint64_t names;
+      AppSend send;
+    };
+    std::vector<Post> posts;  // pending, in the order they were posted
+    std::vector<Deferred> deferred;
+    Post held{};              // a post waiting for the previous receive of its name
+    bool holding = false;
   };
   struct Wake {
     int64_t clock;
@@ -79,6 +99,8 @@ class Application {
   };
   void advance(int32_t n, int64_t c);
   void mark(int32_t n, uint32_t label, uint32_t op, int64_t c);
+  void post(int32_t n, const Posted::Post& p);
+  void flushDeferred(int32_t n);
   int64_t computeClocks(int64_t ps) const;
   size_t slot(int32_t dst, int32_t src, uint64_t tag) const;
   void addArrived(int32_t dst, int32_t src, uint64_t tag);
@@ -95,6 +117,7 @@ class Application {
   int64_t dropped_ = 0;
   int64_t last_arrival_end_ = 0;
   std::vector<NodeState> state_;
+  std::unordered_map<int32_t, Posted> posted_;
   std::priority_queue<Wake, std::vector<Wake>, std::greater<Wake>> wakes_;
   std::vector<AppSend> sends_;
   std::vector<Arrived> table_;

@@ -15,11 +15,13 @@ namespace ndl::rt {
 enum class PatternOpKind : uint8_t {
   kCompute,     // value: picoseconds as read; clocks once Application converted them
   kSend,        // peer: destination, tag, value: bits
-  kRecv,        // peer: source, tag
+  kRecv,        // peer: source, tag; value: 0 (waits), or 1 + the name it is posted as
   kRepeat,      // tag: iterations, value: ops in the body (the matching kEnd included)
   kEnd,         // value: index of its kRepeat
   kCollective,  // coll, peer: root, value: bits
   kMark,        // value: index of its label in PatternProgram::labels
+  kAfter,       // value: mask of names (PatternProgram::names) the next op, a send, waits for
+  kWait,        // value: mask of names the program waits for
 };
 
 enum class CollectiveKind : uint8_t { kBarrier, kAllToAll, kBroadcast, kReduce };
@@ -48,6 +50,8 @@ struct PatternOp {
 inline constexpr int64_t kPatternMaxValue = (int64_t{1} << 55) - 1;
 // Distinct `mark` labels in a pattern.
 inline constexpr size_t kPatternMaxLabels = 1024;
+// Distinct names of posted receives in a pattern: a mask of them fits an operation's value.
+inline constexpr size_t kPatternMaxNames = 48;
 // Repetitions nest at most this deep.
 inline constexpr int kPatternMaxDepth = 8;
 
@@ -64,6 +68,7 @@ struct PatternProgram {
   std::vector<uint32_t> start;    // nodes + 1 offsets into ops
   std::vector<PatternSite> sites;  // parallel to ops
   std::vector<std::string> labels;  // of `mark` lines, in order of first appearance
+  std::vector<std::string> names;   // of posted receives (`recv ... as NAME`), likewise
   // The checker runs the programs for at most PatternLimits::check_steps steps: false when
   // they ran longer, so that a receive nobody sends would show only at run time (as an
   // application_stuck status).

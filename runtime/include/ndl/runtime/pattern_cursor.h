@@ -16,10 +16,12 @@ namespace ndl::rt {
 inline constexpr uint64_t kCollectiveTag = uint64_t{1} << 32;
 
 struct PatternStep {
-  enum Kind : uint8_t { kCompute, kSend, kRecv, kMark, kDone } kind = kDone;
+  enum Kind : uint8_t { kCompute, kSend, kRecv, kMark, kWait, kDone } kind = kDone;
   int32_t peer = 0;    // send: destination; recv: source
   uint64_t tag = 0;
-  int64_t value = 0;   // compute: its duration (as stored); send: bits; mark: its label
+  int64_t value = 0;   // compute: its duration (as stored); send: bits; mark: its label;
+                       // recv: 0 (the program waits), or 1 + the name it is posted as
+  uint64_t names = 0;  // wait, and a send `after`: the posted receives it waits for
   uint32_t op = 0;     // index of the operation in PatternProgram::ops (for its site)
 };
 
