@@ -81,7 +81,19 @@ void Application::advance(int32_t n, int64_t c) {
       }
       case PatternStep::kSend:
         if ((step.names & s.pending) != 0) {
-          posted_[n].deferred.push_back({step.names, {n, step.peer, step.value, step.tag}});
+          Posted& x = posted_[n];
+          uint32_t slot = 0;
+          if (x.free_slots.empty()) {
+            slot = static_cast<uint32_t>(x.deferred.size());
+            x.deferred.emplace_back();
+          } else {
+            slot = x.free_slots.back();
+            x.free_slots.pop_back();
+          }
+          x.deferred[slot] = {step.names & s.pending, x.seq++,
+                              {n, step.peer, step.value, step.tag}};
+          for (Posted::Post& p : x.posts)
+            if ((step.names >> p.name & 1) != 0) p.waiters.push_back(slot);
           continue;
         }
         sends_.push_back({n, step.peer, step.value, step.tag});
@@ -99,7 +111,7 @@ void Application::advance(int32_t n, int64_t c) {
       case PatternStep::kRecv:
         if (step.value != 0) {
           const Posted::Post p{step.peer, step.tag, static_cast<uint32_t>(step.value - 1),
-                               step.op};
+                               step.op, {}};
           if ((s.pending >> p.name & 1) != 0) {  // posted again: first the previous one
             Posted& x = posted_[n];
             x.held = p;
@@ -129,20 +141,18 @@ void Application::post(int32_t n, const Posted::Post& p) {
 
 void Application::flushDeferred(int32_t n) {
   auto it = posted_.find(n);
-  if (it == posted_.end()) return;
-  auto& deferred = it->second.deferred;
-  const uint64_t pending = state_[n].pending;
-  size_t kept = 0;
-  for (const Posted::Deferred& d : deferred) {
-    if ((d.names & pending) != 0) {
-      deferred[kept++] = d;
-      continue;
-    }
-    sends_.push_back(d.send);
+  if (it == posted_.end() || it->second.ready.empty()) return;
+  Posted& x = it->second;
+  // Sends released in one clock go in program order.
+  std::sort(x.ready.begin(), x.ready.end(),
+            [&](uint32_t a, uint32_t b) { return x.deferred[a].seq < x.deferred[b].seq; });
+  for (uint32_t slot : x.ready) {
+    sends_.push_back(x.deferred[slot].send);
     ++in_flight_;
     ++sent_;
+    x.free_slots.push_back(slot);
   }
-  deferred.resize(kept);
+  x.ready.clear();
 }
 
 void Application::mark(int32_t n, uint32_t label, uint32_t op, int64_t c) {
@@ -180,11 +190,16 @@ void Application::onDelivered(int32_t dst, int32_t src, uint64_t tag, int64_t c)
   // Posted receives take their messages first, in the order they were posted; the program
   // sees the completion (and its sends waiting for it go) in the next clock.
   if (s.pending != 0) {
-    auto& posts = posted_[dst].posts;
-    for (size_t i = 0; i < posts.size(); ++i) {
-      if (posts[i].src != src || posts[i].tag != tag) continue;
-      s.pending &= ~(uint64_t{1} << posts[i].name);
-      posts.erase(posts.begin() + static_cast<std::ptrdiff_t>(i));
+    Posted& x = posted_[dst];
+    for (size_t i = 0; i < x.posts.size(); ++i) {
+      Posted::Post& p = x.posts[i];
+      if (p.src != src || p.tag != tag) continue;
+      const uint64_t bit = uint64_t{1} << p.name;
+      s.pending &= ~bit;
+      for (uint32_t slot : p.waiters) {
+        if ((x.deferred[slot].names &= ~bit) == 0) x.ready.push_back(slot);
+      }
+      x.posts.erase(x.posts.begin() + static_cast<std::ptrdiff_t>(i));
       wakes_.push({c + 1, dst});
       return;
     }

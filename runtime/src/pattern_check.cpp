@@ -69,11 +69,14 @@ class Checker {
     Key key;
     uint32_t name = 0;
     uint32_t op = 0;
+    std::vector<uint32_t> waiters;  // slots of the sends waiting for this receive
   };
+  // A send waiting for the receives pending when its line was reached (application.h).
   struct Deferred {
     uint64_t names = 0;
     Key key;
     uint32_t op = 0;
+    uint64_t seq = 0;  // program order
   };
   // Posted receives of one node (`recv ... as NAME`), and its sends waiting for them.
   struct Names {
@@ -84,7 +87,9 @@ class Checker {
     bool holding = false;
     Post held;
     std::vector<Post> posts;
-    std::vector<Deferred> deferred;
+    std::vector<Deferred> deferred;  // slots
+    std::vector<uint32_t> free_slots;
+    uint64_t seq = 0;
   };
 
   void advance(int32_t n, std::deque<int32_t>& ready) {
@@ -130,7 +135,24 @@ class Checker {
       if (s.kind == PatternStep::kSend) {
         const Key key{s.peer, n, s.tag};
         if ((s.names & x.pending) != 0) {
-          x.deferred.push_back({s.names, key, s.op});
+          if (++deferred_live_ > kMaxDeferred) {
+            add(PatternErrorKind::kSize, s.op,
+                fmt::format("more than {} sends wait for receives at once", kMaxDeferred),
+                "wait for the receives (`wait NAME`) before sending more");
+            steps_ = budget_ + 1;  // stop here: reported
+            return;
+          }
+          uint32_t slot = 0;
+          if (x.free_slots.empty()) {
+            slot = static_cast<uint32_t>(x.deferred.size());
+            x.deferred.emplace_back();
+          } else {
+            slot = x.free_slots.back();
+            x.free_slots.pop_back();
+          }
+          x.deferred[slot] = {s.names & x.pending, key, s.op, x.seq++};
+          for (Post& p : x.posts)
+            if ((s.names >> p.name & 1) != 0) p.waiters.push_back(slot);
           continue;
         }
         deliver(key, s.op, ready);
@@ -178,23 +200,24 @@ class Checker {
       const auto [key, op] = work.back();
       work.pop_back();
       Names& x = names_[key.dst];
-      bool taken = false;
-      for (size_t i = 0; i < x.posts.size() && !taken; ++i) {
-        if (!(x.posts[i].key == key)) continue;
-        x.pending &= ~(uint64_t{1} << x.posts[i].name);
-        x.posts.erase(x.posts.begin() + static_cast<std::ptrdiff_t>(i));
-        taken = true;
-      }
-      if (taken) {
-        size_t kept = 0;
-        for (const Deferred& d : x.deferred) {
-          if ((d.names & x.pending) != 0) {
-            x.deferred[kept++] = d;
-          } else {
-            work.push_back({d.key, d.op});
-          }
+      auto post = std::find_if(x.posts.begin(), x.posts.end(),
+                               [&](const Post& p) { return p.key == key; });
+      if (post != x.posts.end()) {
+        const uint64_t bit = uint64_t{1} << post->name;
+        x.pending &= ~bit;
+        // Released sends go in program order (their slots' order is not): reversed onto
+        // the work list, which is taken from the back.
+        std::vector<uint32_t> released;
+        for (uint32_t slot : post->waiters)
+          if ((x.deferred[slot].names &= ~bit) == 0) released.push_back(slot);
+        x.posts.erase(post);
+        std::sort(released.begin(), released.end(),
+                  [&](uint32_t a, uint32_t b) { return x.deferred[a].seq > x.deferred[b].seq; });
+        for (uint32_t slot : released) {
+          work.push_back({x.deferred[slot].key, x.deferred[slot].op});
+          x.free_slots.push_back(slot);
+          --deferred_live_;
         }
-        x.deferred.resize(kept);
         if (state_[key.dst] == kNames && (x.waited & x.pending) == 0) ready.push_back(key.dst);
         continue;
       }
@@ -236,9 +259,11 @@ class Checker {
       if (state_[n] != kBlocked) continue;
       const Key& key = wait_[n];
       int later = 0;
-      const auto& deferred = names_[key.src].deferred;
-      if (std::any_of(deferred.begin(), deferred.end(),
-                      [&](const Deferred& d) { return d.key == key; })) {
+      const Names& from = names_[key.src];
+      bool deferred = false;
+      for (const Post& p : from.posts)
+        for (uint32_t slot : p.waiters) deferred = deferred || from.deferred[slot].key == key;
+      if (deferred) {
         later = 1;  // sent once its own posted receives complete
       } else if (state_[key.src] != kDone) {
         uint64_t left = budget_ > steps_ ? budget_ - steps_ : 0;
@@ -327,6 +352,9 @@ class Checker {
   std::vector<uint32_t> wait_op_;
   std::unordered_map<Key, Pending, KeyHash> pending_;
   std::vector<Names> names_;
+  // Sends waiting for receives, over all nodes; bounded so the check's memory is.
+  static constexpr uint64_t kMaxDeferred = uint64_t{1} << 22;
+  uint64_t deferred_live_ = 0;
 };
 
 }  // namespace

@@ -340,7 +340,9 @@ class Reader {
     if (it == table.end()) {
       if (table.size() >= max) {
         error(PatternErrorKind::kSize, t, fmt::format("more than {} distinct {}s", max, what),
-              "reuse names: a name may be posted again once its receive has completed");
+              &table == &program_.labels
+                  ? "marks of one kind share a label; each node's passes are kept apart"
+                  : "reuse names: a name may be posted again once its receive has completed");
         return false;
       }
       it = table.insert(table.end(), std::string(t.text));

@@ -236,6 +236,44 @@ f = [x["finish_clock"] for x in r["application"]["nodes"]]
 check("in program order node 2's answer waits behind node 1's",
       f[2] == 500 + T1 + 1 + P + T2 + 1, f"finish {f[:3]}")
 
+# A send `after a b` waits for the receives named a and b when its line was reached, not for
+# a receive posted as `a` later: here node 0 posts `a` again before `b` completes, in
+# both orders of the senders. Both finish, and the checker accepts both.
+for name, messages, text in (("repost1", 4, """nodes 16
+node 0
+  recv 1 tag 1 as a
+  recv 2 tag 1 as b
+  send 1 8byte tag 2 after a b
+  wait a
+  recv 1 tag 3 as a
+node 1
+  send 0 8byte tag 1
+  recv 0 tag 2
+  send 0 8byte tag 3
+node 2
+  compute 2usec
+  send 0 8byte tag 1
+"""), ("repost2", 5, """nodes 16
+node 0
+  recv 2 tag 1 as a
+  recv 1 tag 1 as b
+  send 2 8byte tag 2 after a b
+  wait a
+  recv 2 tag 3 as a
+node 1
+  recv 2 tag 9
+  send 0 8byte tag 1
+node 2
+  send 0 8byte tag 1
+  send 1 8byte tag 9
+  recv 0 tag 2
+  send 0 8byte tag 3
+""")):
+    r = run(name, torus, text)
+    check(f"{name}: a send waits for the receives pending at its line",
+          r["status"] == "ok" and r["application"]["complete"]
+          and r["application"]["messages_delivered"] == messages)
+
 # ---- INSIGHT 3.2, citing its ref. [8]: under e-cube routing the network latency changes
 # markedly with the locality of the pattern and with the processors' performance. The same
 # bitonic sort (partners n XOR 2^j) on a 64-node hypercube, where every partner is a

@@ -65,21 +65,29 @@ class Application {
     uint64_t wait_names = 0;  // waited for (wait, a name posted again, the program's end)
     bool at_end = false;      // the program ended; it waits for its posted receives
   };
-  // Posted receives and the sends that wait for them, of the nodes that use names only.
+  // Posted receives and the sends that wait for them, of the nodes that use names only. A
+  // waiting send belongs to the receives pending when its line was reached (a name posted
+  // again later is another receive): each pending receive lists its waiting sends, and a
+  // send goes once it is off every list, so each completion costs only its own sends.
   struct Posted {
     struct Post {
       int32_t src;
       uint64_t tag;
       uint32_t name;
       uint32_t op;
+      std::vector<uint32_t> waiters;  // slots in `deferred`
     };
     struct Deferred {
-      uint64_t names;
+      uint64_t names = 0;  // receives it still waits for (by name)
+      uint64_t seq = 0;    // program order
       AppSend send;
     };
     std::vector<Post> posts;  // pending, in the order they were posted
     std::vector<Deferred> deferred;
-    Post held{};              // a post waiting for the previous receive of its name
+    std::vector<uint32_t> free_slots;
+    std::vector<uint32_t> ready;  // slots whose receives all completed: they go next clock
+    uint64_t seq = 0;
+    Post held{};  // a post waiting for the previous receive of its name
     bool holding = false;
   };
   struct Wake {
