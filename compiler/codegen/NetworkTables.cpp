@@ -113,6 +113,8 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
   i[NDL_P_NumClasses] = static_cast<int64_t>(network.networkClasses.names.size());
   i[NDL_P_RecoveryField] = network.recoveryField;
   i[NDL_P_TokenClasses] = static_cast<int64_t>(network.tokenClasses);
+  i[NDL_P_WaitBreakCount] = network.waitBreaks ? static_cast<int64_t>(network.waitBreaks->size()) : -1;
+  if (network.waitBreaks) t.waitBreaks = *network.waitBreaks;
   for (size_t k = 0; k < network.networkClasses.names.size(); ++k)
     t.str[NDL_P_ClassNames] += (k ? "," : "") + network.networkClasses.names[k];
   t.vcClass = classOfVc(network.networkClasses);
@@ -223,6 +225,7 @@ std::string structuralKey(const SimulatorTables& tables) {
   append(out, "injVcClass", t.injVcClass);
   append(out, "classVcs", t.classVcs);
   append(out, "headerFields", t.headerFields);
+  append(out, "waitBreaks", t.waitBreaks);
   return out;
 }
 

@@ -24,6 +24,7 @@ struct SimulatorTables {
   std::vector<int32_t> injVcClass;  // per injection VC
   std::vector<int64_t> classVcs;    // per network class: its VCs as a bit mask
   std::vector<int64_t> headerFields;  // per header field: offset, bits, lo, hi
+  std::vector<int64_t> waitBreaks;    // elab::Network::waitBreaks
 };
 
 // Needs: an elaborated network whose routing is resolved. `distances`: compute the

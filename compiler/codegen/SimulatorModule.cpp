@@ -84,6 +84,7 @@ std::unique_ptr<llvm::Module> buildSimulatorModule(llvm::LLVMContext& context,
   exportArray(*m, i32, "ndl_inj_vc_class", t.injVcClass);
   exportArray(*m, i64, "ndl_class_vcs", t.classVcs);
   exportArray(*m, i64, "ndl_header_fields", t.headerFields);
+  exportArray(*m, i64, "ndl_wait_breaks", t.waitBreaks);
   {
     llvm::IRBuilder<> b(context);
     auto* ptr = llvm::PointerType::get(context, 0);

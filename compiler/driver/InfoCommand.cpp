@@ -163,6 +163,8 @@ int runInfo(const InfoOptions& options) {
     if (r.deadlock && !r.deadlock->deadlockFree) j["deadlock_cycle"] = r.deadlock->cycleText;
     if (r.deadlock && r.deadlock->deadlockFree) j["deadlock_reason"] = r.deadlock->reason;
     if (!deadlockFree) j["deadlock_note"] = deadlockText;  // why it was not analysed
+    if (r.network->routingDef)
+      j["wait_breaks"] = r.network->waitBreaks ? json(*r.network->waitBreaks) : json(nullptr);
     if (memory > 0) j["simulator_memory_bytes"] = static_cast<uint64_t>(memory);
     std::cout << j.dump(2) << "\n";
   } else {
@@ -201,6 +203,19 @@ int runInfo(const InfoOptions& options) {
     }
     std::cout << fmt::format("deadlock          {} ({} virtual channel{})\n", deadlockText,
                              p.virtualChannels, p.virtualChannels == 1 ? "" : "s");
+    // How the simulator treats a header waiting for an output VC (docs/routing.md).
+    if (r.network->routingDef) {
+      const auto& breaks = r.network->waitBreaks;
+      if (!breaks)
+        std::cout << "waiting           routed again every router clock (the routing reads "
+                     "(blocked-for) other than against a constant)\n";
+      else if (breaks->empty())
+        std::cout << "waiting           routed again once a candidate VC may be free\n";
+      else
+        std::cout << fmt::format("waiting           routed again once a candidate VC may be free, "
+                                 "or at a wait of {} clocks\n",
+                                 fmt::join(*breaks, ", "));
+    }
     if (memory > 0)
       std::cout << fmt::format("simulator memory  about {:.1f} MB ({:.0f} bytes per node)\n",
                                memory / 1e6, memory / g.nodeCount);

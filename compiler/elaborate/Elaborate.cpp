@@ -272,7 +272,98 @@ bool readsVar(const sema::Expr& e, uint32_t slot) {
   return false;
 }
 
+// Does e read any variable (a parameter, a let or a loop)?
+bool readsAnyVar(const sema::Expr& e) {
+  if (e.op == sema::Op::Var) return true;
+  for (const sema::Expr& k : e.kids)
+    if (readsAnyVar(k)) return true;
+  return false;
+}
+
+// The value of a constant threshold, or nullopt for any other expression (and on overflow).
+std::optional<int64_t> constantThreshold(const sema::Expr& e, const NetworkContext& config) {
+  using sema::Op;
+  switch (e.op) {
+    case Op::ConstInt: return e.i;
+    case Op::RecoveryTimeout: return config.recoveryTimeout;
+    case Op::Vcs: return config.vcs;
+    case Op::InjectionVcs: return config.injectionVcs;
+    case Op::Neg: {
+      std::optional<int64_t> a = constantThreshold(e.kids[0], config);
+      if (!a || *a == INT64_MIN) return std::nullopt;
+      return -*a;
+    }
+    case Op::Add: case Op::Sub: case Op::Mul: case Op::Min: case Op::Max: {
+      if (e.kids.empty()) return std::nullopt;
+      std::optional<int64_t> acc = constantThreshold(e.kids[0], config);
+      if (e.op == Op::Sub && e.kids.size() == 1 && acc) {
+        if (*acc == INT64_MIN) return std::nullopt;
+        return -*acc;
+      }
+      for (size_t k = 1; acc && k < e.kids.size(); ++k) {
+        std::optional<int64_t> b = constantThreshold(e.kids[k], config);
+        if (!b) return std::nullopt;
+        int64_t r = 0;
+        switch (e.op) {
+          case Op::Add: if (__builtin_add_overflow(*acc, *b, &r)) return std::nullopt; break;
+          case Op::Sub: if (__builtin_sub_overflow(*acc, *b, &r)) return std::nullopt; break;
+          case Op::Mul: if (__builtin_mul_overflow(*acc, *b, &r)) return std::nullopt; break;
+          case Op::Min: r = std::min(*acc, *b); break;
+          default: r = std::max(*acc, *b); break;
+        }
+        acc = r;
+      }
+      return acc;
+    }
+    default: return std::nullopt;
+  }
+}
+
+// Appends the breakpoints of every (blocked-for) read in e; false on a read that is not a
+// comparison with a constant threshold.
+bool collectWaitBreaks(const sema::Expr& e, const NetworkContext& config,
+                       std::vector<int64_t>& out) {
+  using sema::Op;
+  auto isWait = [](const sema::Expr& x) {
+    return x.op == Op::Var && x.i == sema::kRoutingBlockedSlot;
+  };
+  const bool compare = e.op == Op::Lt || e.op == Op::Le || e.op == Op::Gt || e.op == Op::Ge ||
+                       e.op == Op::Eq || e.op == Op::Ne;
+  if (compare && e.kids.size() == 2 && (isWait(e.kids[0]) || isWait(e.kids[1]))) {
+    const bool left = isWait(e.kids[0]);
+    const sema::Expr& other = e.kids[left ? 1 : 0];
+    if (readsAnyVar(other)) return false;
+    const std::optional<int64_t> t = constantThreshold(other, config);
+    if (!t || *t == INT64_MAX) return false;
+    // With the wait w on the left, (< w T) and (>= w T) flip when w reaches T, (<= w T) and
+    // (> w T) when it reaches T + 1; mirrored when w is on the right.
+    Op op = e.op;
+    if (!left) {
+      op = op == Op::Lt ? Op::Gt : op == Op::Gt ? Op::Lt : op == Op::Le ? Op::Ge
+           : op == Op::Ge ? Op::Le : op;
+    }
+    if (op == Op::Lt || op == Op::Ge || op == Op::Eq || op == Op::Ne) out.push_back(*t);
+    if (op == Op::Le || op == Op::Gt || op == Op::Eq || op == Op::Ne) out.push_back(*t + 1);
+    return true;
+  }
+  if (isWait(e)) return false;
+  for (const sema::Expr& k : e.kids)
+    if (!collectWaitBreaks(k, config, out)) return false;
+  return true;
+}
+
 }  // namespace
+
+std::optional<std::vector<int64_t>> waitBreaks(const sema::Expr& body,
+                                               const NetworkContext& config) {
+  std::vector<int64_t> out;
+  if (!collectWaitBreaks(body, config, out)) return std::nullopt;
+  std::erase_if(out, [](int64_t b) { return b < 1 || b > INT32_MAX; });
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  if (out.size() > kMaxWaitBreaks) return std::nullopt;
+  return out;
+}
 
 std::optional<Network> elaborate(const sema::CheckedProgram& program, Evaluator& evaluator,
                                  DiagnosticEngine& diags) {
@@ -331,6 +422,8 @@ std::optional<Network> elaborate(const sema::CheckedProgram& program, Evaluator&
     net.routingDef = *r;
   }
   if (net.routingDef && !configureRouting(program, net, evaluator, diags)) return std::nullopt;
+  if (net.routingDef)
+    net.waitBreaks = waitBreaks(program.defs.defs[*net.routingDef].body, evaluator.network());
   return net;
 }
 

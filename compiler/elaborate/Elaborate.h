@@ -37,6 +37,11 @@ struct Network {
   // A selection written in NDL (define-selection), given by (Selection Name) or the routing's
   // (DefaultSelection Name); `selection` is then unused.
   std::optional<uint32_t> selectionDef;
+  // The values of (blocked-for) at which the routing's answer for a waiting header may change,
+  // sorted: where the body compares (blocked-for) with a constant (waitBreaks). The simulator
+  // routes a blocked header again at these, or when one of its candidates may have become free,
+  // instead of every router clock. nullopt: the body reads (blocked-for) some other way.
+  std::optional<std::vector<int64_t>> waitBreaks;
   std::optional<int64_t> closedDiameter;      // declared by the topology
   std::optional<Rational> closedAverage;      // declared by the topology
 };
@@ -47,6 +52,18 @@ struct Network {
 // graph so that routing functions can ask has-port.
 std::optional<Network> elaborate(const sema::CheckedProgram& program, Evaluator& evaluator,
                                  DiagnosticEngine& diags);
+
+// The clocks of waiting at which a routing body that compares (blocked-for)
+// only with constants (literals, (recovery-timeout), (vcs), (injection-vcs),
+// joined by + - * min max) may answer differently: for (< w T) and (>= w T),
+// T; for (<= w T) and (> w T), T + 1; for = and !=, both. Breakpoints below 1
+// are never crossed by a header that waited at least one clock, and are left
+// out. nullopt when (blocked-for) is read any other way (passed to a
+// function, bound by let, compared with a variable), or at more than
+// kMaxWaitBreaks distinct values.
+inline constexpr size_t kMaxWaitBreaks = 16;
+std::optional<std::vector<int64_t>> waitBreaks(const sema::Expr& body,
+                                               const NetworkContext& config);
 
 // The routing definition as a candidate function over the graph. An
 // evaluation error is reported once; later calls then fail.

@@ -135,6 +135,11 @@ ndl::rt::SimParams makeParams(const ndl::rt::AbiValues& values) {
     s = *e == ',' ? e + 1 : e;
   }
   p.token_classes = static_cast<uint64_t>(i[NDL_P_TokenClasses]);
+  if (i[NDL_P_WaitBreakCount] >= 0) {
+    p.wait_breaks.emplace();
+    for (int64_t k = 0; k < i[NDL_P_WaitBreakCount]; ++k)
+      p.wait_breaks->push_back(static_cast<uint32_t>(ndl_wait_breaks[k]));
+  }
   if (const int64_t f = i[NDL_P_RecoveryField]; f >= 0 && f < i[NDL_P_HeaderFieldCount]) {
     p.recovery_field = uint64_t{1} << ndl_header_fields[4 * f];  // a Bool: one bit
     p.recovery_field_name = p.header_fields[static_cast<size_t>(f)].name;

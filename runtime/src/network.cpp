@@ -128,6 +128,10 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
     if (out_class_[k] < 64 && ((params.token_classes >> out_class_[k]) & 1)) token_vc_ |= uint64_t{1} << k;
   for (int32_t b = 0; b < 64; ++b)
     if ((token_vc_ >> (b % vcs_)) & 1) token_bits_ |= uint64_t{1} << b;
+  if (params.wait_breaks && params.wait_breaks->size() <= std::size(wait_breaks_)) {
+    wait_memo_ = true;
+    for (uint32_t b : *params.wait_breaks) wait_breaks_[wait_break_count_++] = b;
+  }
   class_grants_.assign(static_cast<size_t>(routers_) * classes_, 0);
   recoveries_.assign(routers_, 0);
   recovery_hops_.assign(routers_, 0);

@@ -26,6 +26,7 @@
   X(MeasuredMessages) X(TimeLimitClocks) X(SamplingIntervalClocks)                              \
   X(Selection) /* ndl::rt::Selection */ X(NumClasses) X(RecoveryField) X(TokenClasses)          \
   X(HeaderFieldCount)                                                                           \
+  X(WaitBreakCount) /* ndl_wait_breaks' entries; -1: route a waiting header every clock */      \
   X(NumNodes) X(NumPorts) X(NumSignatures) X(NumNodeRuns) X(NumDims)                        \
   X(NumPortDims) X(Wrap) X(Diameter) X(HotSpotCount)                                            \
   X(ReportPairCount)
@@ -93,6 +94,9 @@ extern const int32_t ndl_vc_class[];      // VirtualChannels: the class of each 
 extern const int32_t ndl_inj_vc_class[];  // InjectionVirtualChannels
 extern const int64_t ndl_class_vcs[];     // NumClasses: the VCs of each class as a bit mask
 extern const int64_t ndl_header_fields[];  // HeaderFieldCount * 4: offset, bits, lo, hi
+// WaitBreakCount: the values of blocked_for, ascending, at which the routing's answer for a
+// waiting header may change (docs/routing.md, "Waiting headers").
+extern const int64_t ndl_wait_breaks[];
 // The NDL routing function: writes the candidate routes of a header at
 // `current` bound for `dest` into out[0..3], one mask per priority tier, bit
 // (port code * NumClasses + class) for each candidate (port code = dim * 2 +

@@ -43,16 +43,29 @@ struct InputVc {
   uint8_t out_port = 0;
   uint8_t out_vc = 0;
   uint8_t cls = 0;  // fixed: the VC's class (network or injection classes)
-  uint8_t spare = 0;
+  uint8_t spare = 0;  // with out_port and out_vc, the candidates of a kBlocked header
   VcState state = VcState::kIdle;
   uint8_t port = 0;   // fixed: the input port this VC belongs to
   uint8_t index = 0;  // fixed: the VC's number at that port
   // kCollided: a collision was already counted for the front packet here.
   // kQueued: the previous tail left with this head already queued: the head reached the
   // front in clock `ready`, and its header delay counts from there.
+  // kBlocked: the header in kVcAlloc found no free candidate when last routed; its candidate
+  // output VCs (every tier) are then kept in out_port, out_vc and spare, unused until a grant.
   uint8_t flags = 0;
   static constexpr uint8_t kCollided = 1;
   static constexpr uint8_t kQueued = 2;
+  static constexpr uint8_t kBlocked = 4;
+  static constexpr int kBlockedBits = 24;
+  uint32_t blockedCandidates() const {
+    return out_port | static_cast<uint32_t>(out_vc) << 8 | static_cast<uint32_t>(spare) << 16;
+  }
+  void setBlocked(uint32_t candidates) {
+    out_port = static_cast<uint8_t>(candidates);
+    out_vc = static_cast<uint8_t>(candidates >> 8);
+    spare = static_cast<uint8_t>(candidates >> 16);
+    flags |= kBlocked;
+  }
 };
 
 static_assert(sizeof(InputVc) == 20, "InputVc is sized for memory per node");
@@ -201,8 +214,14 @@ class Network {
   // the free VCs of that port it may take (`want`: those that write the header as the chosen
   // one does), the one selection chose (`first`) and the packet's header once it takes one.
   // False when no candidate is free.
+  // Whether a header found blocked in an earlier clock is still blocked without routing it
+  // again: its answer cannot have changed (no wait breakpoint crossed since, and the free
+  // recovery token, whose position changes every clock, is not about) and none of its
+  // candidates is free now.
+  bool stillBlocked(uint32_t gv, const InputVc& v, const RouterFrame& f, int32_t r,
+                    uint32_t now) const;
   template <class Route>
-  bool selectRoute(int32_t r, int l, const InputVc& v, const RouterFrame& f, uint32_t now,
+  bool selectRoute(int32_t r, int l, InputVc& v, const RouterFrame& f, uint32_t now,
                    const Route& route, PacketStore& store, int& o, uint64_t& want, int& first,
                    uint64_t& header) const;
   [[noreturn]] void badHeader(int32_t r, int32_t dest, int32_t error) const;
@@ -298,6 +317,15 @@ class Network {
   int64_t token_captures_ = 0;
   int64_t token_held_clocks_ = 0;
   std::vector<uint64_t> active_;  // activate()
+  // Waiting headers (SimParams::wait_breaks): whether a blocked header may skip its routing,
+  // and the waits at which its answer may change. Routers with work are stepped every router
+  // clock, so a header found blocked was last routed (or skipped) at the previous round,
+  // round_prev_.
+  bool wait_memo_ = false;
+  uint8_t wait_break_count_ = 0;
+  uint32_t wait_breaks_[16] = {};
+  uint32_t round_now_ = 0;
+  uint32_t round_prev_ = 0;
 
   // per global port, packed (16 bytes) so one cache line serves a router's ports
   struct Port {

@@ -77,11 +77,36 @@ NDL_HOT void Network::routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t sin
   v.state = VcState::kRouting;
 }
 
+NDL_HOT bool Network::stillBlocked(uint32_t gv, const InputVc& v, const RouterFrame& f,
+                                   int32_t r, uint32_t now) const {
+  if (token_vc_ != 0 && token_holder_ == kNoHolder) return false;
+  const uint32_t wait = now - v.ready;
+  const uint32_t before = wait - (now - round_prev_);  // at the previous round
+  for (int k = 0; k < wait_break_count_; ++k) {
+    if (before < wait_breaks_[k] && wait_breaks_[k] <= wait) return false;
+  }
+  // The same test as selectRoute's over the same candidates, as the token allows them now.
+  uint64_t cand = v.blockedCandidates();
+  if (token_vc_ != 0 && !tokenAllows(frontPacket(gv), r, now)) cand &= ~token_bits_;
+  const uint16_t need = static_cast<uint16_t>(allocationCredits(v.len));
+  for (uint64_t m = cand; m != 0; m &= m - 1) {
+    const uint16_t e = out_vc_[f.ob + __builtin_ctzll(m)];
+    if (e < kOwned && e >= need) return false;
+  }
+  return true;
+}
+
 template <class Route>
-NDL_HOT bool Network::selectRoute(int32_t r, int l, const InputVc& v, const RouterFrame& f,
+NDL_HOT bool Network::selectRoute(int32_t r, int l, InputVc& v, const RouterFrame& f,
                                   uint32_t now, const Route& route, PacketStore& store, int& o,
                                   uint64_t& want, int& first, uint64_t& header) const {
-  const uint32_t id = frontPacket(static_cast<uint32_t>(router_[r].vc_begin + l));
+  const uint32_t gv = static_cast<uint32_t>(router_[r].vc_begin + l);
+  // A header blocked at the previous round whose answer cannot have changed and none of whose
+  // candidates became free stays blocked: asking the routing again would give the same answer
+  // (a routing is a function of the header and its wait only; docs/routing.md).
+  if ((v.flags & InputVc::kBlocked) && stillBlocked(gv, v, f, r, now)) return false;
+  v.flags &= static_cast<uint8_t>(~InputVc::kBlocked);
+  const uint32_t id = frontPacket(gv);
   const Packet& p = store.packets[id];
   const RouteContext ctx{&topo_,  r,        p.src,        p.dst,
                          v.port,  v.index,  vcs_,         v.cls,
@@ -194,6 +219,7 @@ NDL_HOT bool Network::selectRoute(int32_t r, int l, const InputVc& v, const Rout
     return true;
   }
   if (any == 0) noCandidate(r, p.dst);
+  if (wait_memo_ && outs <= InputVc::kBlockedBits) v.setBlocked(static_cast<uint32_t>(any));
   return false;
 }
 
@@ -209,6 +235,10 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
   const int32_t deg = info.degree;
   const uint32_t now = static_cast<uint32_t>(c);
   const RouterFrame frame{pb, ob, deg};
+  if (now != round_now_) {
+    round_prev_ = round_now_;
+    round_now_ = now;
+  }
 
   uint64_t va_req[kMaxPorts];  // per output port: local VCs asking for an output VC
   uint32_t va_ports = 0;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -104,6 +105,12 @@ struct SimParams {
   // Bit k: network class k is a token class (TokenClasses): its VCs go only to the holder
   // of the network's one recovery token (DISHA's deadlock-buffer lane).
   uint64_t token_classes = 0;
+  // The values of (blocked-for) at which the routing's answer for a waiting header may change,
+  // ascending (at most 16, each at least 1): a header found blocked is routed again when its
+  // wait reaches one, or when one of its candidate VCs may have become free, not every router
+  // clock (docs/routing.md, "Waiting headers"). Unset: routed every clock (a routing that reads
+  // (blocked-for) otherwise, or one written in C++).
+  std::optional<std::vector<uint32_t>> wait_breaks;
   std::vector<uint8_t> injection_vc_class;
   DeadlockHandling deadlock = DeadlockHandling::kDetect;
   // In link clocks (the compiler converts DeadlockTimeout from router clocks).
