@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cctype>
 #include <fstream>
 #include <memory>
@@ -154,7 +155,18 @@ class Reader {
     PatternSite site;
     std::string text;
     std::vector<std::pair<int32_t, uint32_t>> entered;  // node, index of its kRepeat
+    // Whether the body has a step that may take time (a compute, a receive, a wait, a
+    // barrier or all-to-all); if not, the steps one iteration runs in no time.
+    bool timed = false;
+    uint64_t zero_steps = 0;
   };
+  // A step of the innermost repetition: one that may take time, or `steps` that do not.
+  void step(bool takes_time, uint64_t steps = 1) {
+    if (levels_.empty()) return;
+    Level& l = levels_.back();
+    if (takes_time) l.timed = true;
+    l.zero_steps = std::min(l.zero_steps + steps, kPatternMaxZeroTimeSteps + 1);
+  }
 
   void error(PatternErrorKind kind, uint32_t line, uint32_t col, size_t length,
              std::string message, std::string hint, std::string_view text) {
@@ -506,6 +518,7 @@ class Reader {
       int64_t ps = 0;
       if (!quantity(tokens_[1], kTimeUnits, "a time", "10usec", &ps)) return;
       emit(head, [&](int32_t) { return PatternOp::make(PatternOpKind::kCompute, ps); });
+      step(ps > 0);
       return;
     }
     if (d == "send" || d == "recv") {
@@ -560,6 +573,7 @@ class Reader {
         return PatternOp::make(send ? PatternOpKind::kSend : PatternOpKind::kRecv,
                                send ? bits : posted, other, t);
       });
+      step(!send);  // a receive waits for its message (a posted one, once posted again)
       return;
     }
     if (d == "mark") {
@@ -570,6 +584,7 @@ class Reader {
                 &index))
         return;
       emit(head, [&](int32_t) { return PatternOp::make(PatternOpKind::kMark, index); });
+      step(false);
       return;
     }
     if (d == "wait") {
@@ -583,6 +598,7 @@ class Reader {
       emit(head, [&](int32_t) {
         return PatternOp::make(PatternOpKind::kWait, static_cast<int64_t>(mask));
       });
+      step(true);
       return;
     }
     if (d == "repeat") {
@@ -610,6 +626,24 @@ class Reader {
         return;
       }
       Level& l = levels_.back();
+      // A body that takes no time runs all its iterations within one clock: bounded, so that
+      // a program cannot spin (or send billions of messages) without the clock advancing.
+      const uint64_t zero = l.timed ? 0
+                            : l.zero_steps > kPatternMaxZeroTimeSteps / static_cast<uint64_t>(l.count)
+                                ? kPatternMaxZeroTimeSteps + 1
+                                : l.zero_steps * static_cast<uint64_t>(l.count);
+      if (zero > kPatternMaxZeroTimeSteps) {
+        error(PatternErrorKind::kSize, l.site.line, l.site.col, 6,
+              fmt::format("repeat {} runs more than {} steps that take no time (marks, sends) "
+                          "within one clock",
+                          l.count, kPatternMaxZeroTimeSteps),
+              "put a compute in the body, wait for a receive, or repeat it fewer times", l.text);
+      }
+      if (levels_.size() >= 2) {
+        Level& outer = levels_[levels_.size() - 2];
+        outer.timed |= l.timed;
+        outer.zero_steps = std::min(outer.zero_steps + zero, kPatternMaxZeroTimeSteps + 1);
+      }
       for (auto [n, index] : l.entered) {
         push(n, PatternOp::make(PatternOpKind::kEnd, index), PatternSite{line_, head.col});
         const uint64_t at = program_.start.empty() ? 0 : program_.start[n] + index;
@@ -644,6 +678,9 @@ class Reader {
         return PatternOp::make(PatternOpKind::kCollective, bits,
                                static_cast<int32_t>(root.value), 0, kind);
       });
+      // A broadcast's root and a reduce's leaves only send: at most one message per level of
+      // the tree.
+      step(!rooted, static_cast<uint64_t>(std::bit_width(static_cast<uint64_t>(limits_.nodes))));
       return;
     }
     std::string_view best;

@@ -54,6 +54,9 @@ inline constexpr size_t kPatternMaxLabels = 1024;
 inline constexpr size_t kPatternMaxNames = 48;
 // Repetitions nest at most this deep.
 inline constexpr int kPatternMaxDepth = 8;
+// Steps a repetition whose body takes no time (marks, sends, a zero compute, the sends of a
+// broadcast's or reduce's tree) may run in one go: a program runs them within one clock.
+inline constexpr uint64_t kPatternMaxZeroTimeSteps = uint64_t{1} << 24;
 
 // Where an operation was written, for messages about it.
 struct PatternSite {
