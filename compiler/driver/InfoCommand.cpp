@@ -206,14 +206,19 @@ int runInfo(const InfoOptions& options) {
     // How the simulator treats a header waiting for an output VC (docs/routing.md).
     if (r.network->routingDef) {
       const auto& breaks = r.network->waitBreaks;
-      if (!breaks)
+      const int64_t outputVcs = static_cast<int64_t>(degree.max) * p.virtualChannels;
+      if (outputVcs > 24)  // the runtime keeps a blocked header's candidates in 24 bits
+        std::cout << fmt::format("waiting           routed again every router clock (a router has "
+                                 "{} output VCs; at most 24 keep a waiting header's candidates)\n",
+                                 outputVcs);
+      else if (!breaks)
         std::cout << "waiting           routed again every router clock (the routing reads "
                      "(blocked-for) other than against a constant)\n";
       else if (breaks->empty())
         std::cout << "waiting           routed again once a candidate VC may be free\n";
       else
         std::cout << fmt::format("waiting           routed again once a candidate VC may be free, "
-                                 "or at a wait of {} clocks\n",
+                                 "or at a wait of {} network clocks\n",
                                  fmt::join(*breaks, ", "));
     }
     if (memory > 0)

@@ -57,8 +57,9 @@ std::optional<Network> elaborate(const sema::CheckedProgram& program, Evaluator&
 // only with constants (literals, (recovery-timeout), (vcs), (injection-vcs),
 // joined by + - * min max) may answer differently: for (< w T) and (>= w T),
 // T; for (<= w T) and (> w T), T + 1; for = and !=, both. Breakpoints below 1
-// are never crossed by a header that waited at least one clock, and are left
-// out. nullopt when (blocked-for) is read any other way (passed to a
+// are never crossed by a header that waited at least one clock, and those
+// above 2^31 - 1 never before the simulator routes every clock (it does past
+// such a wait): both are left out. nullopt when (blocked-for) is read any other way (passed to a
 // function, bound by let, compared with a variable), or at more than
 // kMaxWaitBreaks distinct values.
 inline constexpr size_t kMaxWaitBreaks = 16;

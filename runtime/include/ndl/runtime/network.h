@@ -215,9 +215,8 @@ class Network {
   // one does), the one selection chose (`first`) and the packet's header once it takes one.
   // False when no candidate is free.
   // Whether a header found blocked in an earlier clock is still blocked without routing it
-  // again: its answer cannot have changed (no wait breakpoint crossed since, and the free
-  // recovery token, whose position changes every clock, is not about) and none of its
-  // candidates is free now.
+  // again: its answer cannot have changed (no wait breakpoint crossed since) and none of its
+  // candidates is free now, as the recovery token allows them now.
   bool stillBlocked(uint32_t gv, const InputVc& v, const RouterFrame& f, int32_t r,
                     uint32_t now) const;
   template <class Route>

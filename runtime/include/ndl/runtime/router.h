@@ -79,13 +79,15 @@ NDL_HOT void Network::routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t sin
 
 NDL_HOT bool Network::stillBlocked(uint32_t gv, const InputVc& v, const RouterFrame& f,
                                    int32_t r, uint32_t now) const {
-  if (token_vc_ != 0 && token_holder_ == kNoHolder) return false;
   const uint32_t wait = now - v.ready;
+  // Breakpoints are below 2^31 (the compiler drops larger ones): past that, route every clock.
+  if (wait > 0x7fffffffu) return false;
   const uint32_t before = wait - (now - round_prev_);  // at the previous round
   for (int k = 0; k < wait_break_count_; ++k) {
     if (before < wait_breaks_[k] && wait_breaks_[k] <= wait) return false;
   }
-  // The same test as selectRoute's over the same candidates, as the token allows them now.
+  // The same test as selectRoute's over the same candidates, as the token allows them now
+  // (the free token passing this router makes its token-class candidates free).
   uint64_t cand = v.blockedCandidates();
   if (token_vc_ != 0 && !tokenAllows(frontPacket(gv), r, now)) cand &= ~token_bits_;
   const uint16_t need = static_cast<uint16_t>(allocationCredits(v.len));
