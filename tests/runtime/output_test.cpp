@@ -135,6 +135,21 @@ TEST(Determinism, ResultsDoNotDependOnRouterVisitingOrder) {
   }
 }
 
+TEST(Determinism, ResultsDoNotDependOnPrefetching) {
+  // Small networks step their routers without prefetching (RunOptions::prefetch): both ways
+  // give identical results.
+  SimParams p = loaded();
+  setLoad(p, 0.5);
+  p.injection_queue_capacity = 1000000;
+  const NetworkDesc desc = makeTorus({4, 4});
+  RunOptions always, never;
+  always.prefetch = RunOptions::Prefetch::kAlways;
+  never.prefetch = RunOptions::Prefetch::kNever;
+  const std::string a = withoutWallTime(toJson(simulate(desc, p, always)));
+  EXPECT_EQ(a, withoutWallTime(toJson(simulate(desc, p, never))));
+  EXPECT_EQ(a, withoutWallTime(toJson(simulate(desc, p))));
+}
+
 TEST(Determinism, HoldsUnderDropWithDeadlocks) {
   SimParams p = baseParams(FlowControl::kWormhole, 8, 2, 1);
   setLoad(p, 0.9);

@@ -21,6 +21,11 @@ struct RunOptions {
   // Visit active routers in the reverse order. Results must not change: the cycle is
   // two-phase. For tests of exactly that.
   bool reverse_router_order = false;
+  // Ask for the next routers' state ahead of their steps: on a network whose state is larger
+  // than the caches this hides memory latency, on a small one it only costs time (measured
+  // in bench/RESULTS.md). kAuto: when the network state exceeds 4 MB. Results never change.
+  enum class Prefetch : uint8_t { kAuto, kAlways, kNever };
+  Prefetch prefetch = Prefetch::kAuto;
   // Polled every 256 router steps or clocks, whichever come first (so also within a
   // long clock); when it becomes non-zero the run stops and reports what it measured
   // (the simulators point it at their SIGINT and SIGTERM flag).
