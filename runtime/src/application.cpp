@@ -82,18 +82,8 @@ void Application::advance(int32_t n, int64_t c) {
       case PatternStep::kSend:
         if ((step.names & s.pending) != 0) {
           Posted& x = posted_[n];
-          uint32_t slot = 0;
-          if (x.free_slots.empty()) {
-            slot = static_cast<uint32_t>(x.deferred.size());
-            x.deferred.emplace_back();
-          } else {
-            slot = x.free_slots.back();
-            x.free_slots.pop_back();
-          }
-          x.deferred[slot] = {step.names & s.pending, x.seq++,
-                              {n, step.peer, step.value, step.tag}};
-          for (Posted::Post& p : x.posts)
-            if ((step.names >> p.name & 1) != 0) p.waiters.push_back(slot);
+          x.deferred.add({step.names & s.pending, x.seq++, {n, step.peer, step.value, step.tag}},
+                         step.names, x.posts);
           continue;
         }
         sends_.push_back({n, step.peer, step.value, step.tag});
@@ -150,7 +140,7 @@ void Application::flushDeferred(int32_t n) {
     sends_.push_back(x.deferred[slot].send);
     ++in_flight_;
     ++sent_;
-    x.free_slots.push_back(slot);
+    x.deferred.release(slot);
   }
   x.ready.clear();
 }

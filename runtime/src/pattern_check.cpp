@@ -87,8 +87,7 @@ class Checker {
     bool holding = false;
     Post held;
     std::vector<Post> posts;
-    std::vector<Deferred> deferred;  // slots
-    std::vector<uint32_t> free_slots;
+    DeferredSends<Deferred> deferred;
     uint64_t seq = 0;
   };
 
@@ -142,17 +141,7 @@ class Checker {
             steps_ = budget_ + 1;  // stop here: reported
             return;
           }
-          uint32_t slot = 0;
-          if (x.free_slots.empty()) {
-            slot = static_cast<uint32_t>(x.deferred.size());
-            x.deferred.emplace_back();
-          } else {
-            slot = x.free_slots.back();
-            x.free_slots.pop_back();
-          }
-          x.deferred[slot] = {s.names & x.pending, key, s.op, x.seq++};
-          for (Post& p : x.posts)
-            if ((s.names >> p.name & 1) != 0) p.waiters.push_back(slot);
+          x.deferred.add({s.names & x.pending, key, s.op, x.seq++}, s.names, x.posts);
           continue;
         }
         deliver(key, s.op, ready);
@@ -215,7 +204,7 @@ class Checker {
                   [&](uint32_t a, uint32_t b) { return x.deferred[a].seq > x.deferred[b].seq; });
         for (uint32_t slot : released) {
           work.push_back({x.deferred[slot].key, x.deferred[slot].op});
-          x.free_slots.push_back(slot);
+          x.deferred.release(slot);
           --deferred_live_;
         }
         if (state_[key.dst] == kNames && (x.waited & x.pending) == 0) ready.push_back(key.dst);

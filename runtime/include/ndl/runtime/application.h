@@ -83,8 +83,7 @@ class Application {
       AppSend send;
     };
     std::vector<Post> posts;  // pending, in the order they were posted
-    std::vector<Deferred> deferred;
-    std::vector<uint32_t> free_slots;
+    DeferredSends<Deferred> deferred;
     std::vector<uint32_t> ready;  // slots whose receives all completed: they go next clock
     uint64_t seq = 0;
     Post held{};  // a post waiting for the previous receive of its name

@@ -31,6 +31,39 @@ struct PatternStep {
 bool collectiveStep(CollectiveKind kind, int32_t n, int32_t nodes, int32_t root, uint32_t i,
                     int32_t* peer, bool* send);
 
+// The sends of one node that wait for its posted receives (`send ... after NAME`), shared by
+// the simulator (application.cpp) and the checker (pattern_check.cpp): they leave in any
+// order, so each keeps a slot, which the pending receives name in their waiter lists, and a
+// freed slot is reused.
+template <class Deferred>
+class DeferredSends {
+ public:
+  Deferred& operator[](uint32_t slot) { return items_[slot]; }
+  const Deferred& operator[](uint32_t slot) const { return items_[slot]; }
+  // Stores d and puts its slot on the waiter list of every post in `posts` it waits for
+  // (names: bit k for the receive posted as name k).
+  template <class Post>
+  uint32_t add(const Deferred& d, uint64_t names, std::vector<Post>& posts) {
+    uint32_t slot = 0;
+    if (free_.empty()) {
+      slot = static_cast<uint32_t>(items_.size());
+      items_.push_back(d);
+    } else {
+      slot = free_.back();
+      free_.pop_back();
+      items_[slot] = d;
+    }
+    for (Post& p : posts)
+      if ((names >> p.name & 1) != 0) p.waiters.push_back(slot);
+    return slot;
+  }
+  void release(uint32_t slot) { free_.push_back(slot); }
+
+ private:
+  std::vector<Deferred> items_;
+  std::vector<uint32_t> free_;
+};
+
 class PatternCursors {
  public:
   explicit PatternCursors(const PatternProgram& program);
