@@ -19,6 +19,10 @@
 #include "test_networks.h"
 
 namespace ndl::rt {
+
+// Test names (gtest, ctest) show the flow control by name.
+inline void PrintTo(FlowControl fc, std::ostream* os) { *os << flowControlName(fc); }
+
 namespace {
 
 using testing::baseParams;

@@ -31,6 +31,12 @@ struct HopCase {
   bool wrap;
 };
 
+// Test names (gtest, ctest) show the network: "torus 4x4".
+void PrintTo(const HopCase& c, std::ostream* os) {
+  *os << (c.wrap ? "torus " : "mesh ");
+  for (size_t d = 0; d < c.radix.size(); ++d) *os << (d ? "x" : "") << c.radix[d];
+}
+
 class UniformHops : public ::testing::TestWithParam<HopCase> {};
 
 TEST_P(UniformHops, MeanHopsEqualAnalyticAverageDistance) {
