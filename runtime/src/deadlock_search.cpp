@@ -27,7 +27,7 @@ int32_t Network::routerOfVc(uint32_t gv) const {
 
 bool Network::waitsFor(int32_t r, uint32_t gv, uint32_t now, RouteFn route,
                        const PacketStore& store, std::vector<uint32_t>& targets) const {
-  const InputVc& v = ivc_[gv];
+  const InputVc& v = vc(gv);
   const Router& info = router_[r];
   const int32_t pb = info.port_begin;
   const int32_t ob = info.ovc_begin;
@@ -36,7 +36,7 @@ bool Network::waitsFor(int32_t r, uint32_t gv, uint32_t now, RouteFn route,
     const int32_t down = ports_[pb + o].down_vc;
     if (down < 0) return false;
     const uint32_t d = static_cast<uint32_t>(down + k);
-    if (ivc_[d].count + credits < buffer_flits_) return false;
+    if (vc(d).count + credits < buffer_flits_) return false;
     targets.push_back(d);
     return true;
   };
@@ -76,14 +76,14 @@ bool Network::waitsFor(int32_t r, uint32_t gv, uint32_t now, RouteFn route,
     // Owned: by the local VC whose front packet holds it until its tail leaves.
     uint32_t owner = kNone;
     for (int32_t l = 0; l < info.degree * vcs_ + inj_vcs_; ++l) {
-      const InputVc& u = ivc_[info.vc_begin + l];
+      const InputVc& u = vc(info.vc_begin + l);
       if (u.state == VcState::kActive && u.out_port == o && u.out_vc == k) {
         owner = static_cast<uint32_t>(info.vc_begin + l);
         break;
       }
     }
     // An empty owner is receiving the rest of its packet: it can move.
-    if (owner == kNone || ivc_[owner].count == 0) return false;
+    if (owner == kNone || vc(owner).count == 0) return false;
     targets.push_back(owner);
   }
   return targets.size() > before;
@@ -92,7 +92,7 @@ bool Network::waitsFor(int32_t r, uint32_t gv, uint32_t now, RouteFn route,
 bool Network::findDeadlock(RouteFn route, int64_t c, const PacketStore& store,
                            std::vector<uint32_t>& cycle) const {
   const uint32_t now = static_cast<uint32_t>(c);
-  const size_t n = ivc_.size();
+  const size_t n = vc_count_;
   // What each blocked VC waits for, as adjacency lists in one array.
   std::vector<uint32_t> start(n + 1, 0);
   std::vector<uint32_t> targets;
@@ -102,7 +102,7 @@ bool Network::findDeadlock(RouteFn route, int64_t c, const PacketStore& store,
     for (int32_t l = 0; l < info.degree * vcs_ + inj_vcs_; ++l) {
       const uint32_t gv = static_cast<uint32_t>(info.vc_begin + l);
       start[gv] = static_cast<uint32_t>(targets.size());
-      if (ivc_[gv].count > 0 && waitsFor(r, gv, now, route, store, targets)) live[gv] = 0;
+      if (vc(gv).count > 0 && waitsFor(r, gv, now, route, store, targets)) live[gv] = 0;
     }
   }
   start[n] = static_cast<uint32_t>(targets.size());
@@ -135,7 +135,7 @@ bool Network::findDeadlock(RouteFn route, int64_t c, const PacketStore& store,
   // A dead VC waits only for dead ones: follow the first from a dead header until it repeats.
   uint32_t from = kNone;
   for (uint32_t gv = 0; gv < n && from == kNone; ++gv) {
-    if (!live[gv] && ivc_[gv].sent == 0) from = gv;
+    if (!live[gv] && vc(gv).sent == 0) from = gv;
   }
   for (uint32_t gv = 0; gv < n && from == kNone; ++gv) {
     if (!live[gv]) from = gv;
@@ -159,7 +159,7 @@ int Network::dropCycle(const std::vector<uint32_t>& cycle, int64_t c, PacketStor
   // for a tail. Its flits behind are discarded as they come (kDiscard).
   int dropped = 0;
   for (uint32_t gv : cycle) {
-    const InputVc& v = ivc_[gv];
+    const InputVc& v = vc(gv);
     if (v.sent != 0 || (v.state != VcState::kVcAlloc && v.state != VcState::kActive)) continue;
     dropFront(routerOfVc(gv), gv, c, store, log);
     ++dropped;
@@ -169,7 +169,7 @@ int Network::dropCycle(const std::vector<uint32_t>& cycle, int64_t c, PacketStor
 
 std::string Network::vcName(uint32_t gv) const {
   const int32_t r = routerOfVc(gv);
-  const InputVc& v = ivc_[gv];
+  const InputVc& v = vc(gv);
   if (v.port == router_[r].degree) return fmt::format("n{}:pe vc{}", r, v.index);
   // Name the channel by its sending end, as the static check does.
   const int32_t up_ovc = ports_[router_[r].port_begin + v.port].up_ovc;

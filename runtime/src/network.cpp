@@ -105,16 +105,23 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
     }
   }
 
-  ivc_.assign(ivcs, InputVc{});
-  flits_.assign(static_cast<size_t>(ivcs) * depth_, 0);
+  // Records are not padded to a cache line: at 8-flit buffers one is 52 bytes, and padding
+  // it to 64 costs a tenth more memory per node for no measured gain (bench/RESULTS.md); a
+  // record that straddles two lines is prefetched at both ends (prefetchVc).
+  vc_count_ = static_cast<uint32_t>(ivcs);
+  vc_stride_ = sizeof(InputVc) + sizeof(uint32_t) * static_cast<size_t>(depth_);
+  vc_store_.assign(static_cast<size_t>(ivcs) * vc_stride_ + kCacheLine, std::byte{0});
+  vc_base_ = vc_store_.data() +
+             (kCacheLine - reinterpret_cast<uintptr_t>(vc_store_.data()) % kCacheLine) % kCacheLine;
+  for (uint32_t g = 0; g < vc_count_; ++g) new (&vc(g)) InputVc{};
   for (int32_t r = 0; r < routers_; ++r) {
     for (int32_t l = 0; l < router_[r].degree * vcs_ + inj_vcs_; ++l) {
       const int32_t g = router_[r].vc_begin + l;
       const bool pe = l >= router_[r].degree * vcs_;
-      ivc_[g].port = static_cast<uint8_t>(pe ? router_[r].degree : l / vcs_);
-      ivc_[g].index = static_cast<uint8_t>(pe ? l - router_[r].degree * vcs_ : l % vcs_);
+      vc(g).port = static_cast<uint8_t>(pe ? router_[r].degree : l / vcs_);
+      vc(g).index = static_cast<uint8_t>(pe ? l - router_[r].degree * vcs_ : l % vcs_);
       const auto& classes = pe ? params.injection_vc_class : params.vc_class;
-      ivc_[g].cls = classes.empty() ? 0 : classes[ivc_[g].index];
+      vc(g).cls = classes.empty() ? 0 : classes[vc(g).index];
     }
   }
   out_vc_.assign(ovcs, static_cast<uint16_t>(buffer_flits_));
@@ -148,8 +155,7 @@ void Network::deliver(int64_t c) {
   for (size_t i = 0; i < flits.size(); ++i) {
     if (i + kAhead < flits.size()) {
       const FlitEvent& later = flits[i + kAhead];
-      __builtin_prefetch(&ivc_[later.vc], 1);
-      __builtin_prefetch(&flits_[static_cast<size_t>(later.vc) * depth_], 1);
+      prefetchVc(later.vc);
       __builtin_prefetch(&router_[later.router], 1);
     }
     const FlitEvent& ev = flits[i];
@@ -174,7 +180,7 @@ int32_t Network::freeTokenAt(uint32_t now) const {
 }
 
 void Network::discardFlits(int32_t r, uint32_t gv, int64_t c, CycleLog& log) {
-  InputVc& v = ivc_[gv];
+  InputVc& v = vc(gv);
   const int32_t n = std::min<int32_t>(v.count, v.len - v.sent);
   if (n == 0) return;
   const uint32_t packet = frontPacket(gv);
@@ -199,7 +205,7 @@ void Network::discardFlits(int32_t r, uint32_t gv, int64_t c, CycleLog& log) {
 }
 
 void Network::dropFront(int32_t r, uint32_t gv, int64_t c, PacketStore& store, CycleLog& log) {
-  InputVc& v = ivc_[gv];
+  InputVc& v = vc(gv);
   const uint32_t packet = frontPacket(gv);
   store.packets[packet].dropped = 1;
   log.drops.push_back({r, packet});
@@ -252,7 +258,7 @@ void Network::noCandidate(int32_t r, int32_t dest) const {
 size_t Network::stateBytes() const {
   auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
   return bytes(router_) + bytes(collisions_) + bytes(active_) + bytes(ports_) +
-         bytes(ivc_) + bytes(flits_) + bytes(out_vc_);
+         bytes(vc_store_) + bytes(out_vc_);
 }
 
 }  // namespace ndl::rt

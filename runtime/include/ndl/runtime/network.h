@@ -4,7 +4,9 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,7 @@ namespace ndl::rt {
 inline constexpr int32_t kMaxPorts = 32;       // network ports + the PE port
 inline constexpr int32_t kMaxLocalVcs = 64;    // input VCs of one router
 inline constexpr int32_t kMaxLinkDelay = 255;  // clocks; keeps a port's entry at 16 bytes
+inline constexpr size_t kCacheLine = 64;
 
 enum class VcState : uint8_t {
   kIdle,      // the front flit (if any) is the head of a packet not yet looked at
@@ -106,7 +109,7 @@ class Network {
   uint32_t injectionVc(int32_t r, int32_t i) const {
     return static_cast<uint32_t>(router_[r].vc_begin + router_[r].degree * vcs_ + i);
   }
-  int32_t bufferedFlits(uint32_t gv) const { return ivc_[gv].count; }
+  int32_t bufferedFlits(uint32_t gv) const { return vc(gv).count; }
   int32_t bufferFlits() const { return buffer_flits_; }
   // Writes one flit into an injection VC (the caller checked there is room).
   void pushInjected(int32_t r, uint32_t gv, uint32_t packet) {
@@ -138,8 +141,7 @@ class Network {
     const Router& x = router_[r];
     for (uint64_t m = x.nonempty; m != 0; m &= m - 1) {
       const uint32_t gv = static_cast<uint32_t>(x.vc_begin + __builtin_ctzll(m));
-      __builtin_prefetch(&ivc_[gv], 1);
-      __builtin_prefetch(&flits_[static_cast<size_t>(gv) * depth_], 1);
+      prefetchVc(gv);
     }
     __builtin_prefetch(&ports_[x.port_begin], 1);
     __builtin_prefetch(&in_code_[x.port_begin]);
@@ -153,7 +155,7 @@ class Network {
     const Router& x = router_[r];
     for (uint64_t m = x.nonempty; m != 0; m &= m - 1) {
       const uint32_t gv = static_cast<uint32_t>(x.vc_begin + __builtin_ctzll(m));
-      if (ivc_[gv].sent == 0) __builtin_prefetch(&store.packets[frontPacket(gv)], 1);
+      if (vc(gv).sent == 0) __builtin_prefetch(&store.packets[frontPacket(gv)], 1);
     }
   }
 
@@ -188,8 +190,8 @@ class Network {
 
  private:
   void pushFlit(uint32_t gv, uint32_t packet) {
-    InputVc& v = ivc_[gv];
-    flits_[static_cast<size_t>(gv) * depth_ + ((v.head + v.count) & depth_mask_)] = packet;
+    InputVc& v = vc(gv);
+    ring(gv)[(v.head + v.count) & depth_mask_] = packet;
     ++v.count;
   }
   // The front packet is gone; a head queued behind it is at the front from clock c.
@@ -206,9 +208,7 @@ class Network {
   };
   void moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame& f, int64_t c, PacketStore& store,
                 CycleLog& log);
-  uint32_t frontPacket(uint32_t gv) const {
-    return flits_[static_cast<size_t>(gv) * depth_ + ivc_[gv].head];
-  }
+  uint32_t frontPacket(uint32_t gv) const { return ring(gv)[vc(gv).head]; }
   void routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t since, PacketStore& store);
   // Routes a header waiting for an output VC and picks a free candidate: its output port,
   // the free VCs of that port it may take (`want`: those that write the header as the chosen
@@ -338,9 +338,29 @@ class Network {
   };
   std::vector<Port> ports_;
 
-  // per global input VC
-  std::vector<InputVc> ivc_;
-  std::vector<uint32_t> flits_;  // rings, depth_ slots per VC
+  // Per global input VC, one record: its state (InputVc) followed by its ring of depth_ flit
+  // slots (packet ids). What a router step and a delivery read and write of a VC is then one
+  // record, a cache line at the usual sizes (kVcRecordAlign), not a line in each of two arrays.
+  std::vector<std::byte> vc_store_;
+  std::byte* vc_base_ = nullptr;  // the first record, in vc_store_, aligned to a cache line
+  size_t vc_stride_ = 0;          // bytes per record
+  uint32_t vc_count_ = 0;
+  InputVc& vc(uint32_t gv) { return *reinterpret_cast<InputVc*>(vc_base_ + gv * vc_stride_); }
+  const InputVc& vc(uint32_t gv) const {
+    return *reinterpret_cast<const InputVc*>(vc_base_ + gv * vc_stride_);
+  }
+  // Both ends of a record: it may straddle two cache lines.
+  NDL_HOT void prefetchVc(uint32_t gv) const {
+    const std::byte* p = vc_base_ + gv * vc_stride_;
+    __builtin_prefetch(p, 1);
+    __builtin_prefetch(p + vc_stride_ - 1, 1);
+  }
+  uint32_t* ring(uint32_t gv) {
+    return reinterpret_cast<uint32_t*>(vc_base_ + gv * vc_stride_ + sizeof(InputVc));
+  }
+  const uint32_t* ring(uint32_t gv) const {
+    return reinterpret_cast<const uint32_t*>(vc_base_ + gv * vc_stride_ + sizeof(InputVc));
+  }
 
   // per global output VC: credits (free downstream slots) in the low 15 bits, and kOwned
   // while a packet holds the VC

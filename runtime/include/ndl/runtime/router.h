@@ -36,8 +36,8 @@ struct DynamicRoute {
 
 NDL_HOT void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame& f, int64_t c,
                               PacketStore& store, CycleLog& log) {
-  InputVc& v = ivc_[gv];
-  const uint32_t packet = flits_[static_cast<size_t>(gv) * depth_ + v.head];
+  InputVc& v = vc(gv);
+  const uint32_t packet = ring(gv)[v.head];
   v.head = static_cast<uint16_t>((v.head + 1) & depth_mask_);
   if (--v.count == 0) router_[r].nonempty &= ~(uint64_t{1} << l);
   const bool head = v.sent == 0;
@@ -255,7 +255,7 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
   for (uint64_t m = busy; m != 0; m &= m - 1) {
     const int l = __builtin_ctzll(m);
     const uint32_t gv = vb + static_cast<uint32_t>(l);
-    InputVc& v = ivc_[gv];
+    InputVc& v = vc(gv);
     uint32_t since = now;  // the clock the header's delay starts from
     if (v.state == VcState::kIdle) {
       v.len = store.packets[frontPacket(gv)].len;
@@ -316,7 +316,7 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     while (req != 0) {
       const int l = roundRobinPick(req, start);
       req &= ~(uint64_t{1} << l);
-      InputVc& v = ivc_[vb + l];
+      InputVc& v = vc(vb + l);
       const int32_t base = ob + o * vcs_;
       // The chosen VC first, then the lowest one still free (an earlier grant of this clock
       // may have taken the chosen one).
@@ -370,7 +370,7 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     // One VC asks (the usual case below saturation): both stages grant it.
     const int in = __builtin_ctz(sa_ports);
     const int l = __builtin_ctzll(sa_req[in]);
-    ports_[pb + ivc_[vb + l].out_port].sa_out_ptr = roundRobinNext(in);
+    ports_[pb + vc(vb + l).out_port].sa_out_ptr = roundRobinNext(in);
     ports_[pb + in].sa_in_ptr = roundRobinNext(l);
     moveFlit(r, vb + static_cast<uint32_t>(l), l, frame, c, store, log);
   } else if (sa_ports != 0) {
@@ -386,7 +386,7 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
       int l = roundRobinPick(sa_req[in], ports_[pb + in].sa_in_ptr);
       if (lane) {
         for (uint64_t m = sa_req[in]; m != 0; m &= m - 1) {
-          const InputVc& u = ivc_[vb + __builtin_ctzll(m)];
+          const InputVc& u = vc(vb + __builtin_ctzll(m));
           if (u.out_port != deg && ((token_vc_ >> u.out_vc) & 1)) {
             l = __builtin_ctzll(m);
             lane_in |= 1u << in;
@@ -395,7 +395,7 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
         }
       }
       chosen[in] = l;
-      const int o = ivc_[vb + l].out_port;
+      const int o = vc(vb + l).out_port;
       if (out_ports & (1u << o)) {
         out_req[o] |= 1u << in;
       } else {
@@ -416,7 +416,7 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
   // ---- stage 4: headers that wanted to leave and could not: collisions, drop timeout
   for (uint64_t m = heads; m != 0; m &= m - 1) {
     const uint32_t gv = vb + static_cast<uint32_t>(__builtin_ctzll(m));
-    InputVc& v = ivc_[gv];
+    InputVc& v = vc(gv);
     if (v.sent != 0) continue;  // it left
     if (!(v.flags & InputVc::kCollided)) {
       v.flags |= InputVc::kCollided;
