@@ -98,6 +98,9 @@ class Network {
  public:
   // Throws std::invalid_argument when the description does not fit the runtime's limits.
   Network(const NetworkDesc& desc, const SimParams& params);
+  // vc_base_ points into vc_store_: a copy would point into the original.
+  Network(const Network&) = delete;
+  Network& operator=(const Network&) = delete;
 
   int32_t routers() const { return routers_; }
   int32_t degree(int32_t r) const { return router_[r].degree; }
@@ -340,7 +343,7 @@ class Network {
 
   // Per global input VC, one record: its state (InputVc) followed by its ring of depth_ flit
   // slots (packet ids). What a router step and a delivery read and write of a VC is then one
-  // record, a cache line at the usual sizes (kVcRecordAlign), not a line in each of two arrays.
+  // record, a cache line or two neighbouring ones, not a line in each of two arrays.
   std::vector<std::byte> vc_store_;
   std::byte* vc_base_ = nullptr;  // the first record, in vc_store_, aligned to a cache line
   size_t vc_stride_ = 0;          // bytes per record
