@@ -479,19 +479,19 @@ RouteFunctions routeFunctions(const Network& network, const sema::DefinitionTabl
     };
     fns.initials = [evaluate, &evaluator, &failed](NodeId src, NodeId dst,
                                                    std::vector<InitialState>& out) {
-      NetworkContext& ctx = evaluator.network();
+      Draws& ctx = evaluator.draws();
       out.clear();
-      ctx.draws.clear();
+      ctx.prescribed.clear();
       for (;;) {
-        ctx.drawRanges.clear();
+        ctx.ranges.clear();
         InitialState one{};
         one.state.words[0] = src;
         uint64_t packed = 0;
         if (!failed) evaluate(src, dst, packed);
         one.state.words[1] = static_cast<int64_t>(packed);
         // The draws made: the prescribed ones, then zeros.
-        const std::vector<int64_t> ranges = ctx.drawRanges;
-        ctx.draws.resize(ranges.size(), 0);
+        const std::vector<int64_t> ranges = ctx.ranges;
+        ctx.prescribed.resize(ranges.size(), 0);
         for (int64_t r : ranges) {
           const uint64_t u = static_cast<uint64_t>(r);
           one.denominator = one.denominator > UINT64_MAX / u ? UINT64_MAX : one.denominator * u;
@@ -499,18 +499,18 @@ RouteFunctions routeFunctions(const Network& network, const sema::DefinitionTabl
         out.push_back(one);
         if (failed) break;  // one state, so that the analyses report the failure
         if (out.size() > kMaxInitialStates) {
-          ctx.draws.clear();
+          ctx.prescribed.clear();
           return false;
         }
         // The next outcome: advance the last draw that has values left.
         size_t j = ranges.size();
-        while (j > 0 && ctx.draws[j - 1] + 1 >= ranges[j - 1]) --j;
+        while (j > 0 && ctx.prescribed[j - 1] + 1 >= ranges[j - 1]) --j;
         if (j == 0) break;
-        ctx.draws.resize(j);
-        ++ctx.draws[j - 1];
+        ctx.prescribed.resize(j);
+        ++ctx.prescribed[j - 1];
       }
-      ctx.draws.clear();
-      ctx.drawRanges.clear();
+      ctx.prescribed.clear();
+      ctx.ranges.clear();
       return true;
     };
   }

@@ -5,6 +5,7 @@
 #include <bit>
 
 #include "compiler/elaborate/Distances.h"
+#include "compiler/elaborate/EvalMemo.h"
 #include "compiler/elaborate/Graph.h"
 #include "compiler/elaborate/TopologyBuilder.h"
 
@@ -197,7 +198,29 @@ Value Evaluator::evalCall(const Expr& e, Value* frame) {
   Value* callee = &stack_[base];
   stackTop_ = base + d.frameSize;
   for (size_t i = 0; i < e.kids.size(); ++i) callee[i] = eval(e.kids[i], frame);
+  // A search's result for these arguments may be known (EvalMemo.cpp). Parameters are
+  // never assigned, so callee[0, arity) still holds the key when the body returns.
+  const uint32_t def = static_cast<uint32_t>(e.i);
+  MemoTable::Slot* slot = nullptr;
+  if (builder_ == nullptr && memoizable(def)) {
+    if (!memo_) memo_ = std::make_unique<MemoTable>();
+    if (memoStale_) memo_->clear();
+    memoStale_ = false;
+    const std::span<const Value> key(callee, d.params.size());
+    slot = &memo_->slotFor(def, key);
+    if (slot->holds(def, key)) {
+      stackTop_ = base;
+      --depth_;
+      return slot->result;
+    }
+  }
   Value v = eval(d.body, callee);
+  if (slot) {
+    slot->def = def;
+    slot->arity = static_cast<uint32_t>(d.params.size());
+    std::copy(callee, callee + d.params.size(), slot->args);
+    slot->result = v;
+  }
   stackTop_ = base;
   --depth_;
   return v;
@@ -514,9 +537,9 @@ Value Evaluator::eval(const Expr& e, Value* frame) {
     case Op::RandomBelow: {
       const int64_t range = e.op == Op::RandomNode ? network_.nodeCount : num(0);
       if (range <= 0) fail(e, fmt::format("(random {}) draws from an empty range", range));
-      const size_t k = network_.drawRanges.size();
-      network_.drawRanges.push_back(range);
-      const int64_t v = k < network_.draws.size() ? network_.draws[k] : 0;
+      const size_t k = draws_.ranges.size();
+      draws_.ranges.push_back(range);
+      const int64_t v = k < draws_.prescribed.size() ? draws_.prescribed[k] : 0;
       return Value::integer(std::min(v, range - 1));
     }
     case Op::PortDim: return Value::integer(eval(e.kids[0], frame).portDim());

@@ -70,13 +70,6 @@ struct NetworkContext {
   int64_t recoveryTimeout = 32;  // (recovery-timeout), router clocks
   int64_t networkClasses = 64;  // known once the routing's classes are laid out
   std::vector<HeaderFieldLayout> header;  // the routing's header fields
-  // Draws of (random-node) / (random n) while a header field's initial value
-  // is evaluated: each draw takes the next of `draws` (0 when there are none
-  // left) and records its range in `drawRanges`, so that the analyses can
-  // enumerate every outcome.
-  std::vector<int64_t> draws;
-  std::vector<int64_t> drawRanges;
-
   void setRadices(std::vector<int64_t> r) {
     radices = std::move(r);
     strides.assign(radices.size(), 1);
@@ -84,11 +77,28 @@ struct NetworkContext {
   }
 };
 
+// Draws of (random-node) / (random n) while a header field's initial value
+// is evaluated: each draw takes the next of `prescribed` (0 when there are none
+// left) and records its range in `ranges`, so that the analyses can
+// enumerate every outcome.
+struct Draws {
+  std::vector<int64_t> prescribed;
+  std::vector<int64_t> ranges;
+};
+
 class Evaluator {
  public:
   Evaluator(const sema::DefinitionTable& defs, DiagnosticEngine& diags);
+  ~Evaluator();
 
-  NetworkContext& network() { return network_; }
+  // The network and configuration may change through this reference: the
+  // remembered results of searches (see evalCall) are dropped.
+  NetworkContext& network() {
+    memoStale_ = true;
+    return network_;
+  }
+  const NetworkContext& network() const { return network_; }
+  Draws& draws() { return draws_; }
   void setBuilder(TopologyBuilder* builder) { builder_ = builder; }
 
   // Calls a definition with argument values. Returns nullopt after
@@ -143,6 +153,15 @@ class Evaluator {
   uint64_t work_ = 0;
   uintptr_t stackBase_ = 0;  // native stack address where the evaluation under way began
   void step(const sema::Expr& at);
+  Draws draws_;
+
+  // Results of the functions that start a recursive search, by their
+  // arguments (EvalMemo.cpp says which functions and why).
+  struct MemoTable;
+  std::unique_ptr<MemoTable> memo_;
+  bool memoStale_ = false;
+  std::vector<uint8_t> memoPlan_;  // per definition: 0 not yet decided, 1 no, 2 yes
+  bool memoizable(uint32_t def);
 };
 
 }  // namespace ndl::elab
