@@ -32,6 +32,7 @@ config.environment["NDL_CACHE_DIR"] = os.environ.get(
 # already covers (each says what and why), to keep CI within its time.
 if getattr(config, "sanitized", False):
     config.environment["NDL_SANITIZED"] = "1"
+    config.available_features.add("sanitized")
 
 # Sanitizer settings pass through to ndlc.
 for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "NDL_STDLIB"):

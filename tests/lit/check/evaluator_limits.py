@@ -1,5 +1,5 @@
 """Prints a program that runs into one of the evaluator's limits
-(evaluator_limits.test): loop, fib, deep or lists."""
+(evaluator_steps.test: loop, fib; evaluator_limits.test: deep, lists)."""
 import sys
 
 FUNCTIONS = {
