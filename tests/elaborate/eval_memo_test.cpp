@@ -7,37 +7,25 @@
 #include <string>
 #include <vector>
 
-#include "compiler/elaborate/Elaborate.h"
-#include "compiler/parse/Loader.h"
-#include "compiler/sema/Check.h"
+#include "tests/elaborate/ElaboratedText.h"
 
 namespace ndl::elab {
 namespace {
 
-struct Program {
-  SourceManager sources;
-  DiagnosticEngine diags{sources, DiagOptions{false, 0}};
-  ast::Program program;
-  std::optional<sema::CheckedProgram> checked;
-  std::unique_ptr<Evaluator> evaluator;
-  std::optional<Network> network;
-
-  // Calls `name` with integer arguments; returns its value and the evaluator's work it took.
-  std::pair<int64_t, uint64_t> call(const std::string& name, std::vector<int64_t> args) {
-    std::vector<Value> values;
-    for (int64_t a : args) values.push_back(Value::integer(a));
-    const uint64_t before = evaluator->work();
-    std::optional<Value> v = evaluator->call(*checked->defs.find(name), values, {});
-    EXPECT_TRUE(v.has_value()) << name;
-    return {v ? v->a : -1, evaluator->work() - before};
-  }
-};
+// Calls `name` with integer arguments; returns its value and the evaluator's work it took.
+std::pair<int64_t, uint64_t> call(ElaboratedText& p, const std::string& name,
+                                  std::vector<int64_t> args) {
+  std::vector<Value> values;
+  for (int64_t a : args) values.push_back(Value::integer(a));
+  const uint64_t before = p.evaluator->work();
+  std::optional<Value> v = p.evaluator->call(*p.checked->defs.find(name), values, {});
+  EXPECT_TRUE(v.has_value()) << name;
+  return {v ? v->a : -1, p.evaluator->work() - before};
+}
 
 // The search walks k steps; `entry` starts it, `config` starts it and reads (vcs).
-std::unique_ptr<Program> load() {
-  auto p = std::make_unique<Program>();
-  parse::Loader loader(p->sources, p->diags, parse::LoadOptions{NDL_TEST_STDLIB_DIR});
-  p->program = loader.loadText("memo.ndl", R"(
+std::unique_ptr<ElaboratedText> load() {
+  return elaborateText("memo.ndl", R"(
     (define (search (x Int) (k Int)) Int (if (= k 0) x (search (+ x 3) (- k 1))))
     (define (entry (x Int) (k Int)) Int (search x k))
     (define (config (x Int)) Int (search (vcs) x))
@@ -53,25 +41,19 @@ std::unique_ptr<Program> load() {
     (NetworkFrequency 50MHz)
     (NetworkPacketSize 256bit)
     (MessageCreationInterval 2usec))");
-  if (p->diags.hasErrors()) return p;
-  p->checked = sema::check(p->program, p->diags);
-  if (!p->checked) return p;
-  p->evaluator = std::make_unique<Evaluator>(p->checked->defs, p->diags);
-  p->network = elaborate(*p->checked, *p->evaluator, p->diags);
-  return p;
 }
 
 TEST(EvalMemo, ASearchAgainWithTheSameArgumentsCostsOneStep) {
   auto p = load();
   ASSERT_TRUE(p->network) << "the program must elaborate";
-  auto [first, cost] = p->call("call-entry", {5, 100});
+  auto [first, cost] = call(*p, "call-entry", {5, 100});
   EXPECT_EQ(first, 5 + 3 * 100);
   EXPECT_GT(cost, 100u);
-  auto [again, costAgain] = p->call("call-entry", {5, 100});
+  auto [again, costAgain] = call(*p, "call-entry", {5, 100});
   EXPECT_EQ(again, first);
   EXPECT_EQ(costAgain, 1u);  // the call of entry; its body is not run
   // Other arguments are searched.
-  auto [other, costOther] = p->call("call-entry", {6, 100});
+  auto [other, costOther] = call(*p, "call-entry", {6, 100});
   EXPECT_EQ(other, 6 + 3 * 100);
   EXPECT_GT(costOther, 100u);
 }
@@ -80,24 +62,24 @@ TEST(EvalMemo, RecursiveFunctionsAndConfigurationReadersAreNotRemembered) {
   auto p = load();
   ASSERT_TRUE(p->network);
   // Recursive itself: a lookup at every level would cost more than it saves.
-  EXPECT_GT(p->call("call-search", {0, 80}).second, 80u);
-  EXPECT_GT(p->call("call-search", {0, 80}).second, 80u);
+  EXPECT_GT(call(*p, "call-search", {0, 80}).second, 80u);
+  EXPECT_GT(call(*p, "call-search", {0, 80}).second, 80u);
   // Reads (vcs), which the configuration sets while routings are already evaluated.
-  auto [v2, cost] = p->call("call-config", {70});
+  auto [v2, cost] = call(*p, "call-config", {70});
   EXPECT_EQ(v2, 2 + 3 * 70);
-  EXPECT_GT(p->call("call-config", {70}).second, 70u);
+  EXPECT_GT(call(*p, "call-config", {70}).second, 70u);
   p->evaluator->network().vcs = 4;
-  EXPECT_EQ(p->call("call-config", {70}).first, 4 + 3 * 70);
+  EXPECT_EQ(call(*p, "call-config", {70}).first, 4 + 3 * 70);
 }
 
 TEST(EvalMemo, AChangedNetworkDropsWhatWasRemembered) {
   auto p = load();
   ASSERT_TRUE(p->network);
-  p->call("call-entry", {1, 90});
-  EXPECT_EQ(p->call("call-entry", {1, 90}).second, 1u);
+  call(*p, "call-entry", {1, 90});
+  EXPECT_EQ(call(*p, "call-entry", {1, 90}).second, 1u);
   p->evaluator->network();  // may change the network: nothing remembered holds
-  EXPECT_GT(p->call("call-entry", {1, 90}).second, 90u);
-  EXPECT_EQ(p->call("call-entry", {1, 90}).second, 1u);
+  EXPECT_GT(call(*p, "call-entry", {1, 90}).second, 90u);
+  EXPECT_EQ(call(*p, "call-entry", {1, 90}).second, 1u);
 }
 
 }  // namespace

@@ -11,27 +11,16 @@
 #include <string>
 #include <vector>
 
-#include "compiler/elaborate/Elaborate.h"
-#include "compiler/parse/Loader.h"
-#include "compiler/sema/Check.h"
+#include "tests/elaborate/ElaboratedText.h"
 
 namespace ndl::elab {
 namespace {
 
-struct Elaborated {
-  SourceManager sources;
-  DiagnosticEngine diags{sources, DiagOptions{false, 0}};
-  ast::Program program;
-  std::optional<sema::CheckedProgram> checked;
-  std::unique_ptr<Evaluator> evaluator;
-  std::optional<Network> network;
-};
+using Elaborated = ElaboratedText;
 
 // A 4x4 mesh with two VC classes, routed by `routing` (a define-routing named Probe).
 std::unique_ptr<Elaborated> elaborateWith(const std::string& routing) {
-  auto e = std::make_unique<Elaborated>();
-  parse::Loader loader(e->sources, e->diags, parse::LoadOptions{NDL_TEST_STDLIB_DIR});
-  e->program = loader.loadText("probe.ndl", routing + R"(
+  return elaborateText("probe.ndl", routing + R"(
     (Topology (Mesh 4 4))
     (RoutingAlgorithm Probe)
     (VirtualChannels 2)
@@ -40,13 +29,6 @@ std::unique_ptr<Elaborated> elaborateWith(const std::string& routing) {
     (NetworkFrequency 50MHz)
     (NetworkPacketSize 256bit)
     (MessageCreationInterval 2usec))");
-  if (e->diags.hasErrors()) return e;
-  e->checked = sema::check(e->program, e->diags);
-  if (!e->checked) return e;
-  e->evaluator = std::make_unique<Evaluator>(e->checked->defs, e->diags);
-  e->network = elaborate(*e->checked, *e->evaluator, e->diags);
-  if (e->network) e->evaluator->network().graph = &e->network->graph;
-  return e;
 }
 
 // The waits in [1, 80] at which the candidates from node 0 to node 15 differ from the wait
