@@ -2,13 +2,13 @@
 // are not worth inlining into the allocation loop.
 #include "ndl/runtime/network.h"
 
-#include "ndl/runtime/memory_estimate.h"
-
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+
+#include "ndl/runtime/memory_estimate.h"
 
 namespace ndl::rt {
 
@@ -128,11 +128,13 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   collisions_.assign(routers_, 0);
   atomic_credits_ = params.atomic_vc_allocation ? buffer_flits_ : 0;
   classes_ = 1;
-  for (int32_t k = 0; k < vcs_ && k < 64; ++k) classes_ = std::max<int32_t>(classes_, out_class_[k] + 1);
+  for (int32_t k = 0; k < vcs_ && k < 64; ++k)
+    classes_ = std::max<int32_t>(classes_, out_class_[k] + 1);
   classes_ = std::max<int32_t>(classes_, static_cast<int32_t>(params.class_names.size()));
   recovery_field_ = params.recovery_field;
   for (int32_t k = 0; k < vcs_ && k < 64; ++k)
-    if (out_class_[k] < 64 && ((params.token_classes >> out_class_[k]) & 1)) token_vc_ |= uint64_t{1} << k;
+    if (out_class_[k] < 64 && ((params.token_classes >> out_class_[k]) & 1))
+      token_vc_ |= uint64_t{1} << k;
   for (int32_t b = 0; b < 64; ++b)
     if ((token_vc_ >> (b % vcs_)) & 1) token_bits_ |= uint64_t{1} << b;
   if (params.wait_breaks && params.wait_breaks->size() <= std::size(wait_breaks_)) {
@@ -147,30 +149,84 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   wheel_.reserve(std::min<size_t>(static_cast<size_t>(ports), 1024));
 }
 
-void Network::deliver(int64_t c) {
-  auto& flits = wheel_.flitsAt(c);
+void Network::commitFlits(const FlitEvent* begin, const FlitEvent* end) {
   // The receiving VCs are spread over the whole network: their loads are started a few
   // events ahead (see prefetchRouter).
-  constexpr size_t kAhead = 8;
-  for (size_t i = 0; i < flits.size(); ++i) {
-    if (i + kAhead < flits.size()) {
-      const FlitEvent& later = flits[i + kAhead];
+  constexpr ptrdiff_t kAhead = 8;
+  for (const FlitEvent* ev = begin; ev != end; ++ev) {
+    if (end - ev > kAhead) {
+      const FlitEvent& later = ev[kAhead];
       prefetchVc(later.vc);
       __builtin_prefetch(&router_[later.router], 1);
     }
-    const FlitEvent& ev = flits[i];
-    pushFlit(ev.vc, ev.packet);
-    const int32_t r = ev.router;
-    router_[r].nonempty |= uint64_t{1} << (ev.vc - static_cast<uint32_t>(router_[r].vc_begin));
+    pushFlit(ev->vc, ev->packet);
+    const int32_t r = ev->router;
+    router_[r].nonempty |= uint64_t{1} << (ev->vc - static_cast<uint32_t>(router_[r].vc_begin));
     activate(r);
   }
-  flits.clear();
+}
+
+void Network::deliverCredits(int64_t c) {
+  constexpr size_t kAhead = 8;
   auto& credits = wheel_.creditsAt(c);
   for (size_t i = 0; i < credits.size(); ++i) {
     if (i + kAhead < credits.size()) __builtin_prefetch(&out_vc_[credits[i + kAhead].ovc], 1);
     out_vc_[credits[i].ovc] += static_cast<uint16_t>(credits[i].count);
   }
   credits.clear();
+}
+
+void Network::deliver(int64_t c) {
+  auto& flits = wheel_.flitsAt(c);
+  commitFlits(flits.data(), flits.data() + flits.size());
+  flits.clear();
+  deliverCredits(c);
+}
+
+void Network::stageArrivals(int64_t c) {
+  deliverCredits(c);
+  // The clock's flits are sorted by block where they lie: no second buffer, whose pages would
+  // add to the peak memory of the largest networks. The bucket is not written again before
+  // deliverRest empties it: every delay is at least one clock.
+  std::vector<FlitEvent>& flits = wheel_.flitsAt(c);
+  staged_ = &flits;
+  const size_t blocks = (static_cast<size_t>(routers_) >> kStageShift) + 1;
+  const auto blockOf = [](const FlitEvent& ev) {
+    return static_cast<uint32_t>(ev.router) >> kStageShift;
+  };
+  staged_start_.assign(blocks + 1, 0);
+  // Routers are marked active now, so that the stepping, which only visits active routers,
+  // reaches every block that receives.
+  for (const FlitEvent& ev : flits) {
+    ++staged_start_[blockOf(ev) + 1];
+    activate(ev.router);
+  }
+  for (size_t b = 1; b <= blocks; ++b) staged_start_[b] += staged_start_[b - 1];
+  // American-flag sort: each misplaced event is swapped into the next free slot of its block
+  // until the slot being filled receives one of its own.
+  staged_fill_.assign(staged_start_.begin(), staged_start_.end() - 1);
+  for (uint32_t b = 0; b < blocks; ++b) {
+    const uint32_t end = staged_start_[b + 1];
+    for (uint32_t& i = staged_fill_[b]; i < end; ++i) {
+      FlitEvent ev = flits[i];
+      for (uint32_t t = blockOf(ev); t != b; t = blockOf(ev))
+        std::swap(ev, flits[staged_fill_[t]++]);
+      flits[i] = ev;
+    }
+  }
+  staged_next_ = 0;
+}
+
+void Network::deliverBlocks(uint32_t end) {
+  if (end <= staged_next_) return;
+  const FlitEvent* events = staged_->data();
+  commitFlits(events + staged_start_[staged_next_], events + staged_start_[end]);
+  staged_next_ = end;
+}
+
+void Network::deliverRest() {
+  deliverBlocks(static_cast<uint32_t>(staged_start_.size() - 1));
+  staged_->clear();
 }
 
 int32_t Network::freeTokenAt(uint32_t now) const {
@@ -251,14 +307,14 @@ void Network::badHeader(int32_t r, int32_t dest, int32_t error) const {
 }
 
 void Network::noCandidate(int32_t r, int32_t dest) const {
-  throw RoutingFailure(fmt::format(
-      "routing at node {} offers no candidate route for destination {}", r, dest));
+  throw RoutingFailure(
+      fmt::format("routing at node {} offers no candidate route for destination {}", r, dest));
 }
 
 size_t Network::stateBytes() const {
   auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
-  return bytes(router_) + bytes(collisions_) + bytes(active_) + bytes(ports_) +
-         bytes(vc_store_) + bytes(out_vc_);
+  return bytes(router_) + bytes(collisions_) + bytes(active_) + bytes(ports_) + bytes(vc_store_) +
+         bytes(out_vc_);
 }
 
 }  // namespace ndl::rt

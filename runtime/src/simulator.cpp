@@ -241,7 +241,14 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
   // A routing failure stops the run at clock c; what was measured is kept.
   try {
   for (;; ++c) {
-    net.deliver(c);
+    // With prefetching (a network larger than the caches) the flits are committed router
+    // block by router block as the stepping reaches them (Network::stageArrivals).
+    const bool staged = prefetch && routerTick(c);
+    if (staged) {
+      net.stageArrivals(c);
+    } else {
+      net.deliver(c);
+    }
     if (app) {
       app->advanceDue(c);
       for (const AppSend& m : app->sends())
@@ -286,11 +293,13 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
           }
           if (q[2] >= 0) net.prefetchRouter(q[2]);
           if (q[1] >= 0) net.prefetchPackets(q[1], store);
+          net.deliverThrough(q[0]);
           if (!step(q[0])) {
             stopped = true;
             break;
           }
         }
+        net.deliverRest();
       }
     }
     if (log.moved) last_move = c;

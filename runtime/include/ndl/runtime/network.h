@@ -45,7 +45,7 @@ struct InputVc {
   uint16_t len = 0;    // flits of the front packet
   uint8_t out_port = 0;
   uint8_t out_vc = 0;
-  uint8_t cls = 0;  // fixed: the VC's class (network or injection classes)
+  uint8_t cls = 0;    // fixed: the VC's class (network or injection classes)
   uint8_t spare = 0;  // with out_port and out_vc, the candidates of a kBlocked header
   VcState state = VcState::kIdle;
   uint8_t port = 0;   // fixed: the input port this VC belongs to
@@ -125,6 +125,20 @@ class Network {
   // Makes the flits and credits that arrive at clock c visible (the commit of the sends of
   // earlier clocks) and marks receiving routers active.
   void deliver(int64_t c);
+  // The same commit spread over the clock's stepping, for networks larger than the caches:
+  // stageArrivals delivers the credits, marks the receiving routers active and sorts the
+  // flits by blocks of routers, in place; deliverThrough(r), called with routers in
+  // increasing order, commits the flits of the blocks up to r's just before r is stepped
+  // (called in any other order it commits early, which is still correct), so that a receiving
+  // VC is loaded once for its delivery and its step instead of twice (the whole clock's
+  // deliveries in between would evict it); deliverRest commits what is left. Flits reach
+  // distinct VCs (one per link and clock), so the order of commits changes no result.
+  void stageArrivals(int64_t c);
+  NDL_HOT void deliverThrough(int32_t r) {
+    const uint32_t block = static_cast<uint32_t>(r) >> kStageShift;
+    if (block >= staged_next_) deliverBlocks(block + 1);
+  }
+  void deliverRest();
   // One router clock of router r at clock c: routing, VC and switch allocation, traversal.
   template <class Route>
   void stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& store, CycleLog& log);
@@ -171,8 +185,7 @@ class Network {
   bool findDeadlock(RouteFn route, int64_t c, const PacketStore& store,
                     std::vector<uint32_t>& cycle) const;
   // Drops the packets whose headers wait in the cycle's VCs; returns how many.
-  int dropCycle(const std::vector<uint32_t>& cycle, int64_t c, PacketStore& store,
-                CycleLog& log);
+  int dropCycle(const std::vector<uint32_t>& cycle, int64_t c, PacketStore& store, CycleLog& log);
   // "n3:x+ vc0": the channel into the VC's router that feeds input VC gv.
   std::string vcName(uint32_t gv) const;
   const std::vector<int64_t>& collisions() const { return collisions_; }
@@ -281,8 +294,8 @@ class Network {
   int32_t credit_delay_ = 1;
   int64_t drop_timeout_ = 0;  // blocked this long: suspected (or dropped, DropAfterTimeout)
   Selection selection_ = Selection::kFirst;
-  uint64_t seed_ = 0;  // of selection Random
-  bool has_header_ = false;  // the routing declares header fields
+  uint64_t seed_ = 0;             // of selection Random
+  bool has_header_ = false;       // the routing declares header fields
   SelectFn select_fn_ = nullptr;  // Selection::kUser
   uint8_t out_class_[64] = {};    // class of network VC k (the same at every port)
   std::vector<SimParams::HeaderField> header_fields_;  // for error messages
@@ -311,11 +324,11 @@ class Network {
   std::vector<int64_t> recoveries_;
   std::vector<int64_t> recovery_hops_;
   static constexpr uint32_t kNoHolder = 0xffffffffu;
-  uint64_t token_vc_ = 0;    // bit k: network VC k (at every port) is of a token class
-  uint64_t token_bits_ = 0;  // the same over route-mask bits (port * vcs + vc)
+  uint64_t token_vc_ = 0;              // bit k: network VC k (at every port) is of a token class
+  uint64_t token_bits_ = 0;            // the same over route-mask bits (port * vcs + vc)
   uint32_t token_holder_ = kNoHolder;  // the packet holding the token
-  int32_t token_from_ = 0;   // where the free token was released
-  int64_t token_since_ = 0;  // and when; or when the holder took it
+  int32_t token_from_ = 0;             // where the free token was released
+  int64_t token_since_ = 0;            // and when; or when the holder took it
   int64_t token_captures_ = 0;
   int64_t token_held_clocks_ = 0;
   std::vector<uint64_t> active_;  // activate()
@@ -372,6 +385,17 @@ class Network {
   std::vector<uint16_t> out_vc_;
 
   EventWheel wheel_;
+  // stageArrivals: the clock's flits, sorted in their wheel bucket by blocks of 2^kStageShift
+  // routers; block b's are (*staged_)[staged_start_[b], staged_start_[b + 1]); blocks below
+  // staged_next_ are delivered. staged_fill_ is the sort's next free slot per block.
+  static constexpr int kStageShift = 8;
+  std::vector<FlitEvent>* staged_ = nullptr;
+  std::vector<uint32_t> staged_start_;
+  std::vector<uint32_t> staged_fill_;
+  uint32_t staged_next_ = 0;
+  void commitFlits(const FlitEvent* begin, const FlitEvent* end);
+  void deliverBlocks(uint32_t end);
+  void deliverCredits(int64_t c);
   int64_t flits_in_network_ = 0;
 };
 
