@@ -59,8 +59,6 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
     }
     router_[r].degree = deg;
     router_[r].port_begin = ports;
-    router_[r].vc_begin = ivcs;
-    router_[r].ovc_begin = ovcs;
     ports += deg + 1;
     ivcs += deg * vcs_ + inj_vcs_;
     ovcs += deg * vcs_;
@@ -87,7 +85,7 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
       if (port.peer_node < 0) continue;
       const int32_t g = router_[r].port_begin + p;
       if (port.direction != LinkDirection::kInOnly) {
-        ports_[g].down_vc = router_[port.peer_node].vc_begin + port.peer_port * vcs_;
+        ports_[g].down_vc = vcBegin(port.peer_node) + port.peer_port * vcs_;
         ports_[g].down_router = port.peer_node;
         const int32_t delay = port.delay_clocks > 0 ? port.delay_clocks : params.link_delay_clocks;
         if (delay > kMaxLinkDelay) {
@@ -100,7 +98,7 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
         horizon = std::max(horizon, delay);
       }
       if (port.direction != LinkDirection::kOutOnly) {
-        ports_[g].up_ovc = router_[port.peer_node].ovc_begin + port.peer_port * vcs_;
+        ports_[g].up_ovc = ovcBegin(port.peer_node) + port.peer_port * vcs_;
       }
     }
   }
@@ -116,7 +114,7 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   for (uint32_t g = 0; g < vc_count_; ++g) new (&vc(g)) InputVc{};
   for (int32_t r = 0; r < routers_; ++r) {
     for (int32_t l = 0; l < router_[r].degree * vcs_ + inj_vcs_; ++l) {
-      const int32_t g = router_[r].vc_begin + l;
+      const int32_t g = vcBegin(r) + l;
       const bool pe = l >= router_[r].degree * vcs_;
       vc(g).port = static_cast<uint8_t>(pe ? router_[r].degree : l / vcs_);
       vc(g).index = static_cast<uint8_t>(pe ? l - router_[r].degree * vcs_ : l % vcs_);
@@ -125,6 +123,7 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
     }
   }
   out_vc_.assign(ovcs, static_cast<uint16_t>(buffer_flits_));
+  out_vc_.push_back(1);  // a sentinel with a credit, read by VCs that eject (router.h)
   collisions_.assign(routers_, 0);
   atomic_credits_ = params.atomic_vc_allocation ? buffer_flits_ : 0;
   classes_ = 1;
@@ -161,7 +160,7 @@ void Network::commitFlits(const FlitEvent* begin, const FlitEvent* end) {
     }
     pushFlit(ev->vc, ev->packet);
     const int32_t r = ev->router;
-    router_[r].nonempty |= uint64_t{1} << (ev->vc - static_cast<uint32_t>(router_[r].vc_begin));
+    router_[r].nonempty |= uint64_t{1} << (ev->vc - static_cast<uint32_t>(vcBegin(r)));
     activate(r);
   }
 }
@@ -244,7 +243,7 @@ void Network::discardFlits(int32_t r, uint32_t gv, int64_t c, CycleLog& log) {
   v.count = static_cast<uint16_t>(v.count - n);
   v.sent = static_cast<uint16_t>(v.sent + n);
   if (v.count == 0)
-    router_[r].nonempty &= ~(uint64_t{1} << (gv - static_cast<uint32_t>(router_[r].vc_begin)));
+    router_[r].nonempty &= ~(uint64_t{1} << (gv - static_cast<uint32_t>(vcBegin(r))));
   // The discarded flits free buffer space exactly as if they had left: credits go back.
   const int32_t up = ports_[router_[r].port_begin + v.port].up_ovc;
   if (up >= 0) {
@@ -266,8 +265,9 @@ void Network::dropFront(int32_t r, uint32_t gv, int64_t c, PacketStore& store, C
   store.packets[packet].dropped = 1;
   log.drops.push_back({r, packet});
   if (v.state == VcState::kActive && v.out_port != router_[r].degree) {
-    out_vc_[router_[r].ovc_begin + v.out_port * vcs_ + v.out_vc] &= static_cast<uint16_t>(~kOwned);
+    out_vc_[ovcBegin(r) + v.out_port * vcs_ + v.out_vc] &= static_cast<uint16_t>(~kOwned);
   }
+  router_[r].owning &= ~(uint64_t{1} << (gv - static_cast<uint32_t>(vcBegin(r))));
   v.state = VcState::kDiscard;
   discardFlits(r, gv, c, log);
 }

@@ -51,6 +51,7 @@ NDL_HOT void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame&
     if (tail) {
       if (packet == token_holder_) releaseToken(r, c);
       log.arrivals.push_back({r, packet});
+      router_[r].owning &= ~(uint64_t{1} << l);
       releaseFront(v, c);
     }
     return;
@@ -64,6 +65,7 @@ NDL_HOT void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame&
   if (head) ++store.packets[packet].hops;
   if (tail) {
     out_vc_[gov] &= static_cast<uint16_t>(~kOwned);
+    router_[r].owning &= ~(uint64_t{1} << l);
     releaseFront(v, c);
   }
 }
@@ -102,7 +104,7 @@ template <class Route>
 NDL_HOT bool Network::selectRoute(int32_t r, int l, InputVc& v, const RouterFrame& f,
                                   uint32_t now, const Route& route, PacketStore& store, int& o,
                                   uint64_t& want, int& first, uint64_t& header) const {
-  const uint32_t gv = static_cast<uint32_t>(router_[r].vc_begin + l);
+  const uint32_t gv = static_cast<uint32_t>(vcBegin(r) + l);
   // A header blocked at the previous round whose answer cannot have changed and none of whose
   // candidates became free stays blocked: asking the routing again would give the same answer
   // (a routing is a function of the header and its wait only; docs/routing.md).
@@ -231,9 +233,9 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
   const Router& info = router_[r];
   const uint64_t busy = info.nonempty;
   if (busy == 0) return;
-  const uint32_t vb = static_cast<uint32_t>(info.vc_begin);
   const int32_t pb = info.port_begin;
-  const int32_t ob = info.ovc_begin;
+  const int32_t ob = (pb - r) * vcs_;  // ovcBegin(r)
+  const uint32_t vb = static_cast<uint32_t>(ob + r * inj_vcs_);  // vcBegin(r)
   const int32_t deg = info.degree;
   const uint32_t now = static_cast<uint32_t>(c);
   const RouterFrame frame{pb, ob, deg};
@@ -247,12 +249,31 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
   uint64_t va_want[kMaxLocalVcs];  // per asking VC: the free VCs of its port it may take
   uint8_t va_first[kMaxLocalVcs];  // and the one its selection chose
   uint64_t va_header[kMaxLocalVcs];  // and its packet's header once granted
-  uint64_t sa_req[kMaxPorts];  // per input port: local VCs ready to cross the switch
+  // Per input port: local VCs ready to cross the switch. Cleared up front so that a request
+  // is two ORs, with no branch on whether its port asked already (it mispredicts).
+  uint64_t sa_req[kMaxPorts];
+  for (int i = 0; i <= deg; ++i) sa_req[i] = 0;
   uint32_t sa_ports = 0;
   uint64_t heads = 0;  // local VCs whose header is ready to leave
 
-  // ---- stage 1: advance each VC's state from what is in the buffers now
-  for (uint64_t m = busy; m != 0; m &= m - 1) {
+  // ---- stage 1a: VCs that own an output VC (worms on their way) only ask for the switch.
+  // They are found by their bit, not by a test of their state, and the request is made
+  // without a branch: both would be taken about as often as not, and mispredicted.
+  const uint64_t owning = busy & info.owning;
+  for (uint64_t m = owning; m != 0; m &= m - 1) {
+    const int l = __builtin_ctzll(m);
+    const InputVc& v = vc(vb + static_cast<uint32_t>(l));
+    heads |= static_cast<uint64_t>(v.sent == 0) << l;
+    // An ejecting VC reads the sentinel output VC, which always has a credit.
+    const size_t at = v.out_port == deg ? out_vc_.size() - 1
+                                        : static_cast<size_t>(ob + v.out_port * vcs_ + v.out_vc);
+    const uint64_t go = (out_vc_[at] & kCreditMask) != 0;
+    sa_req[v.port] |= go << l;
+    sa_ports |= static_cast<uint32_t>(go) << v.port;
+  }
+
+  // ---- stage 1b: advance the other VCs' state from what is in the buffers now
+  for (uint64_t m = busy & ~owning; m != 0; m &= m - 1) {
     const int l = __builtin_ctzll(m);
     const uint32_t gv = vb + static_cast<uint32_t>(l);
     InputVc& v = vc(gv);
@@ -271,7 +292,12 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     }
     if (v.state == VcState::kRouting) {
       if (static_cast<int32_t>(now - v.ready) < 0) continue;
-      v.state = v.out_port == deg ? VcState::kActive : VcState::kVcAlloc;
+      if (v.out_port == deg) {
+        v.state = VcState::kActive;
+        router_[r].owning |= uint64_t{1} << l;
+      } else {
+        v.state = VcState::kVcAlloc;
+      }
     }
     if (v.state == VcState::kDiscard) {
       discardFlits(r, gv, c, log);
@@ -295,16 +321,9 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
       }
       continue;
     }
-    // kActive
-    if (v.out_port == deg || (out_vc_[ob + v.out_port * vcs_ + v.out_vc] & kCreditMask) > 0) {
-      const uint32_t in = v.port;
-      if (sa_ports & (1u << in)) {
-        sa_req[in] |= uint64_t{1} << l;
-      } else {
-        sa_req[in] = uint64_t{1} << l;
-        sa_ports |= 1u << in;
-      }
-    }
+    // kActive: a header that ejects here, out of its delay
+    sa_req[v.port] |= uint64_t{1} << l;
+    sa_ports |= 1u << v.port;
   }
 
   // ---- stage 2: VC allocation, round robin over the requesters of each output port
@@ -333,6 +352,7 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
           out_vc_[base + k] |= kOwned;
           v.out_vc = static_cast<uint8_t>(k);
           v.state = VcState::kActive;
+          router_[r].owning |= uint64_t{1} << l;
           ++class_grants_[static_cast<size_t>(r) * classes_ + out_class_[k]];
           // Header fields the routing wrote take effect with the grant.
           if (has_header_) {
@@ -349,13 +369,8 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
             granted = true;
           }
           if ((out_vc_[base + k] & kCreditMask) > 0) {
-            const uint32_t in = v.port;
-            if (sa_ports & (1u << in)) {
-              sa_req[in] |= uint64_t{1} << l;
-            } else {
-              sa_req[in] = uint64_t{1} << l;
-              sa_ports |= 1u << in;
-            }
+            sa_req[v.port] |= uint64_t{1} << l;
+            sa_ports |= 1u << v.port;
           }
           break;
         }
