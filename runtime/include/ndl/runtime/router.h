@@ -39,7 +39,7 @@ NDL_HOT void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame&
   InputVc& v = vc(gv);
   const uint32_t packet = ring(gv)[v.head];
   v.head = static_cast<uint16_t>((v.head + 1) & depth_mask_);
-  if (--v.count == 0) router_[r].nonempty &= ~(uint64_t{1} << l);
+  router_[r].nonempty &= ~(static_cast<uint64_t>(--v.count == 0) << l);  // no branch
   const bool head = v.sent == 0;
   const bool tail = ++v.sent == v.len;
   const int32_t up = ports_[f.pb + v.port].up_ovc;
@@ -390,7 +390,8 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     moveFlit(r, vb + static_cast<uint32_t>(l), l, frame, c, store, log);
   } else if (sa_ports != 0) {
     int chosen[kMaxPorts];
-    uint32_t out_req[kMaxPorts];
+    uint32_t out_req[kMaxPorts];  // cleared up front: a request is two ORs, as in stage 1
+    for (int i = 0; i <= deg; ++i) out_req[i] = 0;
     uint32_t out_ports = 0;
     // The recovery lane (a VC of a token class, the token holder's) wins both stages: DISHA
     // gives its deadlock-free lane priority on the physical channels.
@@ -411,12 +412,8 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
       }
       chosen[in] = l;
       const int o = vc(vb + l).out_port;
-      if (out_ports & (1u << o)) {
-        out_req[o] |= 1u << in;
-      } else {
-        out_req[o] = 1u << in;
-        out_ports |= 1u << o;
-      }
+      out_req[o] |= 1u << in;
+      out_ports |= 1u << o;
     }
     for (uint32_t pm = out_ports; pm != 0; pm &= pm - 1) {
       const int o = __builtin_ctz(pm);
