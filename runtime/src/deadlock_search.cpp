@@ -18,13 +18,11 @@
 namespace ndl::rt {
 
 int32_t Network::routerOfVc(uint32_t gv) const {
-  // The last router whose input VCs start at or before gv.
-  int32_t lo = 0, hi = routers_;
-  while (hi - lo > 1) {
-    const int32_t mid = lo + (hi - lo) / 2;
-    (static_cast<uint32_t>(vcBegin(mid)) <= gv ? lo : hi) = mid;
-  }
-  return lo;
+  const auto it = std::upper_bound(router_.begin(), router_.end(), gv,
+                                   [](uint32_t v, const Router& r) {
+                                     return v < static_cast<uint32_t>(r.vc_begin);
+                                   });
+  return static_cast<int32_t>(it - router_.begin()) - 1;
 }
 
 bool Network::waitsFor(int32_t r, uint32_t gv, uint32_t now, RouteFn route,
@@ -32,7 +30,7 @@ bool Network::waitsFor(int32_t r, uint32_t gv, uint32_t now, RouteFn route,
   const InputVc& v = vc(gv);
   const Router& info = router_[r];
   const int32_t pb = info.port_begin;
-  const int32_t ob = ovcBegin(r);
+  const int32_t ob = info.ovc_begin;
   // A full downstream VC with no credit in flight (a credit on its way means movement).
   auto full = [&](int32_t o, int32_t k, uint16_t credits) {
     const int32_t down = ports_[pb + o].down_vc;
@@ -78,9 +76,9 @@ bool Network::waitsFor(int32_t r, uint32_t gv, uint32_t now, RouteFn route,
     // Owned: by the local VC whose front packet holds it until its tail leaves.
     uint32_t owner = kNone;
     for (int32_t l = 0; l < info.degree * vcs_ + inj_vcs_; ++l) {
-      const InputVc& u = vc(vcBegin(r) + l);
+      const InputVc& u = vc(info.vc_begin + l);
       if (u.state == VcState::kActive && u.out_port == o && u.out_vc == k) {
-        owner = static_cast<uint32_t>(vcBegin(r) + l);
+        owner = static_cast<uint32_t>(info.vc_begin + l);
         break;
       }
     }
@@ -102,7 +100,7 @@ bool Network::findDeadlock(RouteFn route, int64_t c, const PacketStore& store,
   for (int32_t r = 0; r < routers_; ++r) {
     const Router& info = router_[r];
     for (int32_t l = 0; l < info.degree * vcs_ + inj_vcs_; ++l) {
-      const uint32_t gv = static_cast<uint32_t>(vcBegin(r) + l);
+      const uint32_t gv = static_cast<uint32_t>(info.vc_begin + l);
       start[gv] = static_cast<uint32_t>(targets.size());
       if (vc(gv).count > 0 && waitsFor(r, gv, now, route, store, targets)) live[gv] = 0;
     }
@@ -175,13 +173,10 @@ std::string Network::vcName(uint32_t gv) const {
   if (v.port == router_[r].degree) return fmt::format("n{}:pe vc{}", r, v.index);
   // Name the channel by its sending end, as the static check does.
   const int32_t up_ovc = ports_[router_[r].port_begin + v.port].up_ovc;
-  // The last router whose output VCs start at or before up_ovc.
-  int32_t up = 0, hi = routers_;
-  while (hi - up > 1) {
-    const int32_t mid = up + (hi - up) / 2;
-    (ovcBegin(mid) <= up_ovc ? up : hi) = mid;
-  }
-  const int32_t port = (up_ovc - ovcBegin(up)) / vcs_;
+  const auto it = std::upper_bound(router_.begin(), router_.end(), up_ovc,
+                                   [](int32_t o, const Router& u) { return o < u.ovc_begin; });
+  const int32_t up = static_cast<int32_t>(it - router_.begin()) - 1;
+  const int32_t port = (up_ovc - router_[up].ovc_begin) / vcs_;
   const int32_t code = out_code_[router_[up].port_begin + port];
   if (code < 0) return fmt::format("n{}:p{} vc{}", up, port, v.index);
   const int32_t dim = code >> 1;

@@ -15,7 +15,7 @@ namespace ndl::rt {
 Network::Network(const NetworkDesc& desc, const SimParams& params)
     : topo_(desc), flow_(params.flow_control), deadlock_(params.deadlock) {
   // The memory estimate (memory_estimate.h) counts these entries.
-  static_assert(sizeof(Router) + 3 * sizeof(int64_t) + sizeof(int64_t) + 1.0 / 8 ==
+  static_assert(sizeof(Router) + sizeof(int64_t) + sizeof(int64_t) + 1.0 / 8 ==
                 kRouterEntryBytes);
   static_assert(sizeof(Port) + 2 * sizeof(int16_t) == kPortEntryBytes);
   static_assert(sizeof(InputVc) == kInputVcEntryBytes);
@@ -59,6 +59,8 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
     }
     router_[r].degree = deg;
     router_[r].port_begin = ports;
+    router_[r].vc_begin = ivcs;
+    router_[r].ovc_begin = ovcs;
     ports += deg + 1;
     ivcs += deg * vcs_ + inj_vcs_;
     ovcs += deg * vcs_;
@@ -85,7 +87,7 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
       if (port.peer_node < 0) continue;
       const int32_t g = router_[r].port_begin + p;
       if (port.direction != LinkDirection::kInOnly) {
-        ports_[g].down_vc = vcBegin(port.peer_node) + port.peer_port * vcs_;
+        ports_[g].down_vc = router_[port.peer_node].vc_begin + port.peer_port * vcs_;
         ports_[g].down_router = port.peer_node;
         const int32_t delay = port.delay_clocks > 0 ? port.delay_clocks : params.link_delay_clocks;
         if (delay > kMaxLinkDelay) {
@@ -98,7 +100,7 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
         horizon = std::max(horizon, delay);
       }
       if (port.direction != LinkDirection::kOutOnly) {
-        ports_[g].up_ovc = ovcBegin(port.peer_node) + port.peer_port * vcs_;
+        ports_[g].up_ovc = router_[port.peer_node].ovc_begin + port.peer_port * vcs_;
       }
     }
   }
@@ -114,7 +116,7 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   for (uint32_t g = 0; g < vc_count_; ++g) new (&vc(g)) InputVc{};
   for (int32_t r = 0; r < routers_; ++r) {
     for (int32_t l = 0; l < router_[r].degree * vcs_ + inj_vcs_; ++l) {
-      const int32_t g = vcBegin(r) + l;
+      const int32_t g = router_[r].vc_begin + l;
       const bool pe = l >= router_[r].degree * vcs_;
       vc(g).port = static_cast<uint8_t>(pe ? router_[r].degree : l / vcs_);
       vc(g).index = static_cast<uint8_t>(pe ? l - router_[r].degree * vcs_ : l % vcs_);
@@ -141,8 +143,10 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
     for (uint32_t b : *params.wait_breaks) wait_breaks_[wait_break_count_++] = b;
   }
   class_grants_.assign(static_cast<size_t>(routers_) * classes_, 0);
-  recoveries_.assign(routers_, 0);
-  recovery_hops_.assign(routers_, 0);
+  if (recovery_field_ != 0) {
+    recoveries_.assign(routers_, 0);
+    recovery_hops_.assign(routers_, 0);
+  }
   active_.assign((static_cast<size_t>(routers_) + 63) / 64, 0);
   wheel_ = EventWheel(horizon);
   wheel_.reserve(std::min<size_t>(static_cast<size_t>(ports), 1024));
@@ -160,7 +164,7 @@ void Network::commitFlits(const FlitEvent* begin, const FlitEvent* end) {
     }
     pushFlit(ev->vc, ev->packet);
     const int32_t r = ev->router;
-    router_[r].nonempty |= uint64_t{1} << (ev->vc - static_cast<uint32_t>(vcBegin(r)));
+    router_[r].nonempty |= uint64_t{1} << (ev->vc - static_cast<uint32_t>(router_[r].vc_begin));
     activate(r);
   }
 }
@@ -243,7 +247,7 @@ void Network::discardFlits(int32_t r, uint32_t gv, int64_t c, CycleLog& log) {
   v.count = static_cast<uint16_t>(v.count - n);
   v.sent = static_cast<uint16_t>(v.sent + n);
   if (v.count == 0)
-    router_[r].nonempty &= ~(uint64_t{1} << (gv - static_cast<uint32_t>(vcBegin(r))));
+    router_[r].nonempty &= ~(uint64_t{1} << (gv - static_cast<uint32_t>(router_[r].vc_begin)));
   // The discarded flits free buffer space exactly as if they had left: credits go back.
   const int32_t up = ports_[router_[r].port_begin + v.port].up_ovc;
   if (up >= 0) {
@@ -265,9 +269,9 @@ void Network::dropFront(int32_t r, uint32_t gv, int64_t c, PacketStore& store, C
   store.packets[packet].dropped = 1;
   log.drops.push_back({r, packet});
   if (v.state == VcState::kActive && v.out_port != router_[r].degree) {
-    out_vc_[ovcBegin(r) + v.out_port * vcs_ + v.out_vc] &= static_cast<uint16_t>(~kOwned);
+    out_vc_[router_[r].ovc_begin + v.out_port * vcs_ + v.out_vc] &= static_cast<uint16_t>(~kOwned);
   }
-  router_[r].owning &= ~(uint64_t{1} << (gv - static_cast<uint32_t>(vcBegin(r))));
+  router_[r].owning &= ~(uint64_t{1} << (gv - static_cast<uint32_t>(router_[r].vc_begin)));
   v.state = VcState::kDiscard;
   discardFlits(r, gv, c, log);
 }

@@ -458,8 +458,8 @@ Results Simulator::run(const RunOptions& options) {
       NodeRow& row = out.per_node[n];
       row.class_grants.assign(s.net.classGrants().begin() + static_cast<ptrdiff_t>(n * k),
                               s.net.classGrants().begin() + static_cast<ptrdiff_t>((n + 1) * k));
-      row.recoveries = s.net.recoveries()[n];
-      row.recovery_hops = s.net.recoveryHops()[n];
+      row.recoveries = s.net.recoveries(static_cast<int32_t>(n));
+      row.recovery_hops = s.net.recoveryHops(static_cast<int32_t>(n));
       for (int32_t c = 0; c < k; ++c) out.class_grants[c] += row.class_grants[c];
       out.recoveries += row.recoveries;
       out.recovery_hops += row.recovery_hops;

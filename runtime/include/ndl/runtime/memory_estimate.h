@@ -21,7 +21,9 @@ struct NetworkShape {
 };
 
 // Bytes per entry of the network's arrays (network.h).
-inline constexpr double kRouterEntryBytes = 24 + 3 * 8 + 8 + 1.0 / 8;  // entry, counters, active bit
+// The entry, the collision and class-grant counters (one class), the active bit; a routing
+// with a recovery field adds two counters more (16 bytes), not counted.
+inline constexpr double kRouterEntryBytes = 32 + 8 + 8 + 1.0 / 8;
 inline constexpr double kPortEntryBytes = 16 + 2 * 2;                 // entry, in/out codes
 inline constexpr double kInputVcEntryBytes = 20;
 inline constexpr double kFlitSlotBytes = 4;

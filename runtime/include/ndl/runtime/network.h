@@ -110,14 +110,14 @@ class Network {
   int32_t injectionVcs() const { return inj_vcs_; }
   // Global id of injection VC i of router r.
   uint32_t injectionVc(int32_t r, int32_t i) const {
-    return static_cast<uint32_t>(vcBegin(r) + router_[r].degree * vcs_ + i);
+    return static_cast<uint32_t>(router_[r].vc_begin + router_[r].degree * vcs_ + i);
   }
   int32_t bufferedFlits(uint32_t gv) const { return vc(gv).count; }
   int32_t bufferFlits() const { return buffer_flits_; }
   // Writes one flit into an injection VC (the caller checked there is room).
   void pushInjected(int32_t r, uint32_t gv, uint32_t packet) {
     pushFlit(gv, packet);
-    router_[r].nonempty |= uint64_t{1} << (gv - static_cast<uint32_t>(vcBegin(r)));
+    router_[r].nonempty |= uint64_t{1} << (gv - router_[r].vc_begin);
     ++flits_in_network_;
   }
 
@@ -156,14 +156,13 @@ class Network {
   NDL_HOT void prefetchEntry(int32_t r) const { __builtin_prefetch(&router_[r], 1); }
   NDL_HOT void prefetchRouter(int32_t r) const {
     const Router& x = router_[r];
-    const int32_t ob = ovcBegin(r);
     for (uint64_t m = x.nonempty; m != 0; m &= m - 1) {
-      const uint32_t gv = static_cast<uint32_t>(ob + r * inj_vcs_ + __builtin_ctzll(m));
+      const uint32_t gv = static_cast<uint32_t>(x.vc_begin + __builtin_ctzll(m));
       prefetchVc(gv);
     }
     __builtin_prefetch(&ports_[x.port_begin], 1);
     __builtin_prefetch(&in_code_[x.port_begin]);
-    __builtin_prefetch(&out_vc_[ob], 1);
+    __builtin_prefetch(&out_vc_[x.ovc_begin], 1);
     __builtin_prefetch(&class_grants_[static_cast<size_t>(r) * classes_], 1);
     __builtin_prefetch(&collisions_[r], 1);
   }
@@ -171,9 +170,8 @@ class Network {
   // (their length and destination), found through the flits prefetched before.
   NDL_HOT void prefetchPackets(int32_t r, const PacketStore& store) const {
     const Router& x = router_[r];
-    const uint32_t vb = static_cast<uint32_t>(vcBegin(r));
     for (uint64_t m = x.nonempty; m != 0; m &= m - 1) {
-      const uint32_t gv = vb + static_cast<uint32_t>(__builtin_ctzll(m));
+      const uint32_t gv = static_cast<uint32_t>(x.vc_begin + __builtin_ctzll(m));
       if (vc(gv).sent == 0) __builtin_prefetch(&store.packets[frontPacket(gv)], 1);
     }
   }
@@ -196,8 +194,9 @@ class Network {
   // that have it set (recovery hops).
   int32_t classes() const { return classes_; }
   const std::vector<int64_t>& classGrants() const { return class_grants_; }
-  const std::vector<int64_t>& recoveries() const { return recoveries_; }
-  const std::vector<int64_t>& recoveryHops() const { return recovery_hops_; }
+  // Kept only for a routing with a recovery field (none else can recover): 0 otherwise.
+  int64_t recoveries(int32_t r) const { return recoveries_.empty() ? 0 : recoveries_[r]; }
+  int64_t recoveryHops(int32_t r) const { return recovery_hops_.empty() ? 0 : recovery_hops_[r]; }
   // Times a packet took the recovery token (TokenClasses), and the clocks it was held.
   int64_t tokenCaptures() const { return token_captures_; }
   int64_t tokenHeldClocks(int64_t c) const {
@@ -309,18 +308,15 @@ class Network {
   std::vector<int16_t> out_code_;
   std::vector<int16_t> in_code_;
 
-  // per router, in one 24-byte entry: a router step starts with one cache line
+  // per router, in one 32-byte entry, two to a cache line: a router step starts with one line
   struct Router {
     uint64_t nonempty = 0;   // local input VCs holding flits
     uint64_t owning = 0;     // local input VCs in kActive: their packet owns an output VC
     int32_t port_begin = 0;  // first global port (degree + 1 ports: PE last)
+    int32_t vc_begin = 0;    // first global input VC
+    int32_t ovc_begin = 0;   // first global output VC (network ports only)
     int32_t degree = 0;
   };
-  // Where a router's output VCs (network ports only) and input VCs start, from where its
-  // ports start: a router has degree + 1 ports, vcs_ output VCs per network port and
-  // inj_vcs_ input VCs more than output VCs. Derived, so that the entry stays 24 bytes.
-  int32_t ovcBegin(int32_t r) const { return (router_[r].port_begin - r) * vcs_; }
-  int32_t vcBegin(int32_t r) const { return ovcBegin(r) + r * inj_vcs_; }
   std::vector<Router> router_;
   std::vector<int64_t> collisions_;
   int32_t atomic_credits_ = 0;  // buffer_flits_ under atomic VC allocation, else 0

@@ -12,6 +12,7 @@
 // inlines into the loop.
 #pragma once
 
+#include <algorithm>
 #include <string>
 
 #include "ndl/runtime/arbiter.h"
@@ -104,7 +105,7 @@ template <class Route>
 NDL_HOT bool Network::selectRoute(int32_t r, int l, InputVc& v, const RouterFrame& f,
                                   uint32_t now, const Route& route, PacketStore& store, int& o,
                                   uint64_t& want, int& first, uint64_t& header) const {
-  const uint32_t gv = static_cast<uint32_t>(vcBegin(r) + l);
+  const uint32_t gv = static_cast<uint32_t>(router_[r].vc_begin + l);
   // A header blocked at the previous round whose answer cannot have changed and none of whose
   // candidates became free stays blocked: asking the routing again would give the same answer
   // (a routing is a function of the header and its wait only; docs/routing.md).
@@ -234,8 +235,8 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
   const uint64_t busy = info.nonempty;
   if (busy == 0) return;
   const int32_t pb = info.port_begin;
-  const int32_t ob = (pb - r) * vcs_;  // ovcBegin(r)
-  const uint32_t vb = static_cast<uint32_t>(ob + r * inj_vcs_);  // vcBegin(r)
+  const int32_t ob = info.ovc_begin;
+  const uint32_t vb = static_cast<uint32_t>(info.vc_begin);
   const int32_t deg = info.degree;
   const uint32_t now = static_cast<uint32_t>(c);
   const RouterFrame frame{pb, ob, deg};
@@ -249,11 +250,10 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
   uint64_t va_want[kMaxLocalVcs];  // per asking VC: the free VCs of its port it may take
   uint8_t va_first[kMaxLocalVcs];  // and the one its selection chose
   uint64_t va_header[kMaxLocalVcs];  // and its packet's header once granted
-  // Per input port: local VCs ready to cross the switch. Cleared up front so that a request
-  // is two ORs, with no branch on whether its port asked already (it mispredicts).
-  uint64_t sa_req[kMaxPorts];
-  for (int i = 0; i <= deg; ++i) sa_req[i] = 0;
-  uint32_t sa_ports = 0;
+  // Local VCs ready to cross the switch. A router's VCs are numbered port by port, so one
+  // mask holds every input port's requests (stage 3 takes them apart): a request is one OR,
+  // with no branch on whether its port asked already (it mispredicts) and nothing to clear.
+  uint64_t sa_vcs = 0;
   uint64_t heads = 0;  // local VCs whose header is ready to leave
 
   // ---- stage 1a: VCs that own an output VC (worms on their way) only ask for the switch.
@@ -267,9 +267,7 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     // An ejecting VC reads the sentinel output VC, which always has a credit.
     const size_t at = v.out_port == deg ? out_vc_.size() - 1
                                         : static_cast<size_t>(ob + v.out_port * vcs_ + v.out_vc);
-    const uint64_t go = (out_vc_[at] & kCreditMask) != 0;
-    sa_req[v.port] |= go << l;
-    sa_ports |= static_cast<uint32_t>(go) << v.port;
+    sa_vcs |= static_cast<uint64_t>((out_vc_[at] & kCreditMask) != 0) << l;
   }
 
   // ---- stage 1b: advance the other VCs' state from what is in the buffers now
@@ -322,8 +320,7 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
       continue;
     }
     // kActive: a header that ejects here, out of its delay
-    sa_req[v.port] |= uint64_t{1} << l;
-    sa_ports |= 1u << v.port;
+    sa_vcs |= uint64_t{1} << l;
   }
 
   // ---- stage 2: VC allocation, round robin over the requesters of each output port
@@ -369,8 +366,7 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
             granted = true;
           }
           if ((out_vc_[base + k] & kCreditMask) > 0) {
-            sa_req[v.port] |= uint64_t{1} << l;
-            sa_ports |= 1u << v.port;
+            sa_vcs |= uint64_t{1} << l;
           }
           break;
         }
@@ -380,28 +376,31 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
   }
 
   // ---- stage 3: switch allocation, input stage then output stage
-  if (sa_ports != 0 && (sa_ports & (sa_ports - 1)) == 0 &&
-      (sa_req[__builtin_ctz(sa_ports)] & (sa_req[__builtin_ctz(sa_ports)] - 1)) == 0) {
+  if (sa_vcs != 0 && (sa_vcs & (sa_vcs - 1)) == 0) {
     // One VC asks (the usual case below saturation): both stages grant it.
-    const int in = __builtin_ctz(sa_ports);
-    const int l = __builtin_ctzll(sa_req[in]);
-    ports_[pb + vc(vb + l).out_port].sa_out_ptr = roundRobinNext(in);
-    ports_[pb + in].sa_in_ptr = roundRobinNext(l);
+    const int l = __builtin_ctzll(sa_vcs);
+    const InputVc& v = vc(vb + static_cast<uint32_t>(l));
+    ports_[pb + v.out_port].sa_out_ptr = roundRobinNext(v.port);
+    ports_[pb + v.port].sa_in_ptr = roundRobinNext(l);
     moveFlit(r, vb + static_cast<uint32_t>(l), l, frame, c, store, log);
-  } else if (sa_ports != 0) {
+  } else if (sa_vcs != 0) {
     int chosen[kMaxPorts];
-    uint32_t out_req[kMaxPorts];  // cleared up front: a request is two ORs, as in stage 1
-    for (int i = 0; i <= deg; ++i) out_req[i] = 0;
+    uint32_t out_req[kMaxPorts];
     uint32_t out_ports = 0;
+    const uint64_t port_vcs = vcs_ >= 64 ? ~uint64_t{0} : (uint64_t{1} << vcs_) - 1;
     // The recovery lane (a VC of a token class, the token holder's) wins both stages: DISHA
     // gives its deadlock-free lane priority on the physical channels.
     const bool lane = token_vc_ != 0 && token_holder_ != kNoHolder;
     uint32_t lane_in = 0;  // input ports whose chosen VC feeds the lane
-    for (uint32_t pm = sa_ports; pm != 0; pm &= pm - 1) {
-      const int in = __builtin_ctz(pm);
-      int l = roundRobinPick(sa_req[in], ports_[pb + in].sa_in_ptr);
+    for (uint64_t rest = sa_vcs; rest != 0;) {
+      // The input port of the lowest request, and all of that port's requests.
+      const int in = std::min<int>(bit_port_[__builtin_ctzll(rest)], deg);
+      const uint64_t req =
+          rest & (in < deg ? port_vcs << (in * vcs_) : ~uint64_t{0} << (deg * vcs_));
+      rest &= ~req;
+      int l = roundRobinPick(req, ports_[pb + in].sa_in_ptr);
       if (lane) {
-        for (uint64_t m = sa_req[in]; m != 0; m &= m - 1) {
+        for (uint64_t m = req; m != 0; m &= m - 1) {
           const InputVc& u = vc(vb + __builtin_ctzll(m));
           if (u.out_port != deg && ((token_vc_ >> u.out_vc) & 1)) {
             l = __builtin_ctzll(m);
@@ -412,8 +411,12 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
       }
       chosen[in] = l;
       const int o = vc(vb + l).out_port;
-      out_req[o] |= 1u << in;
-      out_ports |= 1u << o;
+      if (out_ports & (1u << o)) {
+        out_req[o] |= 1u << in;
+      } else {
+        out_req[o] = 1u << in;
+        out_ports |= 1u << o;
+      }
     }
     for (uint32_t pm = out_ports; pm != 0; pm &= pm - 1) {
       const int o = __builtin_ctz(pm);
