@@ -143,6 +143,7 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
     for (uint32_t b : *params.wait_breaks) wait_breaks_[wait_break_count_++] = b;
   }
   class_grants_.assign(static_cast<size_t>(routers_) * classes_, 0);
+  if (token_vc_ != 0) lane_vcs_.assign(routers_, 0);
   if (recovery_field_ != 0) {
     recoveries_.assign(routers_, 0);
     recovery_hops_.assign(routers_, 0);
@@ -270,6 +271,7 @@ void Network::dropFront(int32_t r, uint32_t gv, int64_t c, PacketStore& store, C
   log.drops.push_back({r, packet});
   if (v.state == VcState::kActive && v.out_port != router_[r].degree) {
     out_vc_[router_[r].ovc_begin + v.out_port * vcs_ + v.out_vc] &= static_cast<uint16_t>(~kOwned);
+    if ((token_vc_ >> v.out_vc) & 1) --lane_vcs_[r];
   }
   router_[r].owning &= ~(uint64_t{1} << (gv - static_cast<uint32_t>(router_[r].vc_begin)));
   v.state = VcState::kDiscard;

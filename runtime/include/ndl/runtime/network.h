@@ -327,6 +327,9 @@ class Network {
   std::vector<int64_t> recovery_hops_;
   static constexpr uint32_t kNoHolder = 0xffffffffu;
   uint64_t token_vc_ = 0;              // bit k: network VC k (at every port) is of a token class
+  // Per router, with token classes only: its VCs that own an output VC of a token class (the
+  // recovery lane), so that switch allocation looks for the lane only where it is.
+  std::vector<uint8_t> lane_vcs_;
   uint64_t token_bits_ = 0;            // the same over route-mask bits (port * vcs + vc)
   uint32_t token_holder_ = kNoHolder;  // the packet holding the token
   int32_t token_from_ = 0;             // where the free token was released

@@ -67,6 +67,7 @@ NDL_HOT void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame&
   if (tail) {
     out_vc_[gov] &= static_cast<uint16_t>(~kOwned);
     router_[r].owning &= ~(uint64_t{1} << l);
+    if ((token_vc_ >> v.out_vc) & 1) --lane_vcs_[r];
     releaseFront(v, c);
   }
 }
@@ -345,7 +346,10 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
             // earlier grant of this clock may have taken it).
             (((token_vc_ >> k) & 1) == 0 ||
              tokenAllows(frontPacket(vb + static_cast<uint32_t>(l)), r, now))) {
-          if ((token_vc_ >> k) & 1) takeToken(frontPacket(vb + static_cast<uint32_t>(l)), c);
+          if ((token_vc_ >> k) & 1) {
+            takeToken(frontPacket(vb + static_cast<uint32_t>(l)), c);
+            ++lane_vcs_[r];
+          }
           out_vc_[base + k] |= kOwned;
           v.out_vc = static_cast<uint8_t>(k);
           v.state = VcState::kActive;
@@ -390,7 +394,7 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     const uint64_t port_vcs = vcs_ >= 64 ? ~uint64_t{0} : (uint64_t{1} << vcs_) - 1;
     // The recovery lane (a VC of a token class, the token holder's) wins both stages: DISHA
     // gives its deadlock-free lane priority on the physical channels.
-    const bool lane = token_vc_ != 0 && token_holder_ != kNoHolder;
+    const bool lane = token_vc_ != 0 && lane_vcs_[r] != 0;
     uint32_t lane_in = 0;  // input ports whose chosen VC feeds the lane
     for (uint64_t rest = sa_vcs; rest != 0;) {
       // The input port of the lowest request, and all of that port's requests.
