@@ -17,30 +17,14 @@ declare -A clocks=([64]=20000 [256]=5000 [512]=3000 [1024]=2000)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-program() {  # program K LOAD: the torus at LOAD flits/node/clock
-  cat <<NDL
-(Topology (Torus $1 $1))
-(DeadlockHandling Avoid)
-(RoutingAlgorithm DimensionOrder)
-(VirtualChannels 2)
-(FlowControlMethod Wormhole)
-(NetworkChannelWidth 32bit)
-(NetworkFrequency 1GHz)
-(NetworkPacketSize 256bit)
-(NodeBufferSize 8flit)
-(TrafficPattern Uniform)
-(MessageCreationMax 1000000000)
-(MessageCreationRate $(python3 -c "print(f'{$2 / 8 * 100:.6g}%')"))
-(SimulationTime ${clocks[$1]:-2000}clock)
-NDL
-}
+source bench/scale/torus.sh
 
 printf '| nodes | build | build peak | simulator | load | clocks | router-clocks/s | peak RSS | per node |\n'
 printf '|---|---|---|---|---|---|---|---|---|\n'
 for k in "${sizes[@]}"; do
   n=$((k * k))
   capacity=$(python3 -c "print(8 / $k)")
-  program "$k" "$(python3 -c "print($capacity * 0.1)")" > "$tmp/t$k.ndl"
+  torus_program "$k" "$(python3 -c "print($capacity * 0.1)")" "${clocks[$k]:-2000}" > "$tmp/t$k.ndl"
   /usr/bin/time -f "%e %M" -o "$tmp/time" "$build/ndlc" build "$tmp/t$k.ndl" -o "$tmp/t$k.sim"
   read -r bwall brss < "$tmp/time"
   size=$(stat -c %s "$tmp/t$k.sim")
