@@ -311,7 +311,7 @@ class Network {
   // per router, in one 32-byte entry, two to a cache line: a router step starts with one line
   struct Router {
     uint64_t nonempty = 0;   // local input VCs holding flits
-    uint64_t owning = 0;     // local input VCs in kActive: their packet owns an output VC
+    uint64_t owning = 0;     // local input VCs in kActive (owning an output VC, or ejecting)
     int32_t port_begin = 0;  // first global port (degree + 1 ports: PE last)
     int32_t vc_begin = 0;    // first global input VC
     int32_t ovc_begin = 0;   // first global output VC (network ports only)

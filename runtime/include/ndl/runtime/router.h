@@ -257,9 +257,9 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
   uint64_t sa_vcs = 0;
   uint64_t heads = 0;  // local VCs whose header is ready to leave
 
-  // ---- stage 1a: VCs that own an output VC (worms on their way) only ask for the switch.
-  // They are found by their bit, not by a test of their state, and the request is made
-  // without a branch: both would be taken about as often as not, and mispredicted.
+  // ---- stage 1a: VCs in kActive (worms on their way, owning an output VC or ejecting) only
+  // ask for the switch. They are found by their bit, not by a test of their state, and the
+  // request is made without a branch: both would go either way about as often, mispredicted.
   const uint64_t owning = busy & info.owning;
   for (uint64_t m = owning; m != 0; m &= m - 1) {
     const int l = __builtin_ctzll(m);
