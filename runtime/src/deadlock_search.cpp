@@ -29,8 +29,8 @@ bool Network::waitsFor(int32_t r, uint32_t gv, uint32_t now, RouteFn route,
                        const PacketStore& store, std::vector<uint32_t>& targets) const {
   const InputVc& v = vc(gv);
   const Router& info = router_[r];
-  const int32_t pb = info.port_begin;
-  const int32_t ob = info.ovc_begin;
+  const int32_t pb = info.portBegin();
+  const int32_t ob = ovcBegin(r, info);
   // A full downstream VC with no credit in flight (a credit on its way means movement).
   auto full = [&](int32_t o, int32_t k, uint16_t credits) {
     const int32_t down = ports_[pb + o].down_vc;
@@ -41,7 +41,7 @@ bool Network::waitsFor(int32_t r, uint32_t gv, uint32_t now, RouteFn route,
     return true;
   };
   if (v.state == VcState::kActive) {
-    if (v.out_port == info.degree) return false;  // ejecting
+    if (v.out_port == info.degree()) return false;  // ejecting
     const uint16_t credits = out_vc_[ob + v.out_port * vcs_ + v.out_vc] & kCreditMask;
     return credits == 0 && full(v.out_port, v.out_vc, 0);
   }
@@ -59,7 +59,7 @@ bool Network::waitsFor(int32_t r, uint32_t gv, uint32_t now, RouteFn route,
     if (set.bad_port >= 0) return false;  // the step reports it
     for (uint64_t t : set.tier) candidates |= t;
   }
-  const int32_t outs = info.degree * vcs_;
+  const int32_t outs = info.degree() * vcs_;
   if (outs < 64) candidates &= (uint64_t{1} << outs) - 1;
   const uint16_t need = static_cast<uint16_t>(allocationCredits(v.len));
   const size_t before = targets.size();
@@ -75,7 +75,7 @@ bool Network::waitsFor(int32_t r, uint32_t gv, uint32_t now, RouteFn route,
     }
     // Owned: by the local VC whose front packet holds it until its tail leaves.
     uint32_t owner = kNone;
-    for (int32_t l = 0; l < info.degree * vcs_ + inj_vcs_; ++l) {
+    for (int32_t l = 0; l < info.degree() * vcs_ + inj_vcs_; ++l) {
       const InputVc& u = vc(info.vc_begin + l);
       if (u.state == VcState::kActive && u.out_port == o && u.out_vc == k) {
         owner = static_cast<uint32_t>(info.vc_begin + l);
@@ -99,7 +99,7 @@ bool Network::findDeadlock(RouteFn route, int64_t c, const PacketStore& store,
   std::vector<uint8_t> live(n, 1);
   for (int32_t r = 0; r < routers_; ++r) {
     const Router& info = router_[r];
-    for (int32_t l = 0; l < info.degree * vcs_ + inj_vcs_; ++l) {
+    for (int32_t l = 0; l < info.degree() * vcs_ + inj_vcs_; ++l) {
       const uint32_t gv = static_cast<uint32_t>(info.vc_begin + l);
       start[gv] = static_cast<uint32_t>(targets.size());
       if (vc(gv).count > 0 && waitsFor(r, gv, now, route, store, targets)) live[gv] = 0;
@@ -170,14 +170,17 @@ int Network::dropCycle(const std::vector<uint32_t>& cycle, int64_t c, PacketStor
 std::string Network::vcName(uint32_t gv) const {
   const int32_t r = routerOfVc(gv);
   const InputVc& v = vc(gv);
-  if (v.port == router_[r].degree) return fmt::format("n{}:pe vc{}", r, v.index);
+  if (v.port == router_[r].degree()) return fmt::format("n{}:pe vc{}", r, v.index);
   // Name the channel by its sending end, as the static check does.
-  const int32_t up_ovc = ports_[router_[r].port_begin + v.port].up_ovc;
-  const auto it = std::upper_bound(router_.begin(), router_.end(), up_ovc,
-                                   [](int32_t o, const Router& u) { return o < u.ovc_begin; });
-  const int32_t up = static_cast<int32_t>(it - router_.begin()) - 1;
-  const int32_t port = (up_ovc - router_[up].ovc_begin) / vcs_;
-  const int32_t code = out_code_[router_[up].port_begin + port];
+  const int32_t up_ovc = ports_[router_[r].portBegin() + v.port].up_ovc;
+  // The sending router: the last one whose output VCs start at or before up_ovc.
+  int32_t up = 0;
+  for (int32_t hi = routers_; hi - up > 1;) {
+    const int32_t mid = up + (hi - up) / 2;
+    (ovcBegin(mid, router_[mid]) <= up_ovc ? up : hi) = mid;
+  }
+  const int32_t port = (up_ovc - ovcBegin(up, router_[up])) / vcs_;
+  const int32_t code = out_code_[router_[up].portBegin() + port];
   if (code < 0) return fmt::format("n{}:p{} vc{}", up, port, v.index);
   const int32_t dim = code >> 1;
   const std::string name = dim < static_cast<int32_t>(dim_names_.size())

@@ -57,10 +57,13 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
           fmt::format("node {} needs {} input VCs; the runtime supports {} per router", r,
                       deg * vcs_ + inj_vcs_, kMaxLocalVcs));
     }
-    router_[r].degree = deg;
-    router_[r].port_begin = ports;
+    if (ports >= int32_t{1} << (32 - Router::kDegreeBits)) {
+      throw std::invalid_argument(fmt::format(
+          "the network has more than {} ports; the runtime supports at most that many",
+          int32_t{1} << (32 - Router::kDegreeBits)));
+    }
+    router_[r].ports = static_cast<uint32_t>(ports) << Router::kDegreeBits | static_cast<uint32_t>(deg);
     router_[r].vc_begin = ivcs;
-    router_[r].ovc_begin = ovcs;
     ports += deg + 1;
     ivcs += deg * vcs_ + inj_vcs_;
     ovcs += deg * vcs_;
@@ -70,9 +73,9 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   out_code_.assign(ports, -1);
   in_code_.assign(ports, -1);
   for (int32_t r = 0; r < routers_; ++r) {
-    for (int32_t p = 0; p < router_[r].degree; ++p) {
+    for (int32_t p = 0; p < router_[r].degree(); ++p) {
       const PortDesc& port = desc.nodes[r].ports[p];
-      const int32_t g = router_[r].port_begin + p;
+      const int32_t g = router_[r].portBegin() + p;
       out_code_[g] = static_cast<int16_t>(portCode(port.dim, port.sign));
       if (port.peer_node >= 0 && port.direction != LinkDirection::kOutOnly) {
         const PortDesc& up = desc.nodes[port.peer_node].ports[port.peer_port];
@@ -82,10 +85,10 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   }
   int32_t horizon = credit_delay_;
   for (int32_t r = 0; r < routers_; ++r) {
-    for (int32_t p = 0; p < router_[r].degree; ++p) {
+    for (int32_t p = 0; p < router_[r].degree(); ++p) {
       const PortDesc& port = desc.nodes[r].ports[p];
       if (port.peer_node < 0) continue;
-      const int32_t g = router_[r].port_begin + p;
+      const int32_t g = router_[r].portBegin() + p;
       if (port.direction != LinkDirection::kInOnly) {
         ports_[g].down_vc = router_[port.peer_node].vc_begin + port.peer_port * vcs_;
         ports_[g].down_router = port.peer_node;
@@ -100,7 +103,8 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
         horizon = std::max(horizon, delay);
       }
       if (port.direction != LinkDirection::kOutOnly) {
-        ports_[g].up_ovc = router_[port.peer_node].ovc_begin + port.peer_port * vcs_;
+        ports_[g].up_ovc =
+            ovcBegin(port.peer_node, router_[port.peer_node]) + port.peer_port * vcs_;
       }
     }
   }
@@ -115,11 +119,11 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
              (kCacheLine - reinterpret_cast<uintptr_t>(vc_store_.data()) % kCacheLine) % kCacheLine;
   for (uint32_t g = 0; g < vc_count_; ++g) new (&vc(g)) InputVc{};
   for (int32_t r = 0; r < routers_; ++r) {
-    for (int32_t l = 0; l < router_[r].degree * vcs_ + inj_vcs_; ++l) {
+    for (int32_t l = 0; l < router_[r].degree() * vcs_ + inj_vcs_; ++l) {
       const int32_t g = router_[r].vc_begin + l;
-      const bool pe = l >= router_[r].degree * vcs_;
-      vc(g).port = static_cast<uint8_t>(pe ? router_[r].degree : l / vcs_);
-      vc(g).index = static_cast<uint8_t>(pe ? l - router_[r].degree * vcs_ : l % vcs_);
+      const bool pe = l >= router_[r].degree() * vcs_;
+      vc(g).port = static_cast<uint8_t>(pe ? router_[r].degree() : l / vcs_);
+      vc(g).index = static_cast<uint8_t>(pe ? l - router_[r].degree() * vcs_ : l % vcs_);
       const auto& classes = pe ? params.injection_vc_class : params.vc_class;
       vc(g).cls = classes.empty() ? 0 : classes[vc(g).index];
     }
@@ -161,7 +165,7 @@ void Network::commitFlits(const FlitEvent* begin, const FlitEvent* end) {
     if (end - ev > kAhead) {
       const FlitEvent& later = ev[kAhead];
       prefetchVc(later.vc);
-      __builtin_prefetch(&router_[later.router], 1);
+      prefetchEntry(later.router);
     }
     pushFlit(ev->vc, ev->packet);
     const int32_t r = ev->router;
@@ -250,7 +254,7 @@ void Network::discardFlits(int32_t r, uint32_t gv, int64_t c, CycleLog& log) {
   if (v.count == 0)
     router_[r].nonempty &= ~(uint64_t{1} << (gv - static_cast<uint32_t>(router_[r].vc_begin)));
   // The discarded flits free buffer space exactly as if they had left: credits go back.
-  const int32_t up = ports_[router_[r].port_begin + v.port].up_ovc;
+  const int32_t up = ports_[router_[r].portBegin() + v.port].up_ovc;
   if (up >= 0) {
     wheel_.sendCredit(c + credit_delay_, static_cast<uint32_t>(up + v.index),
                       static_cast<uint32_t>(n));
@@ -269,8 +273,8 @@ void Network::dropFront(int32_t r, uint32_t gv, int64_t c, PacketStore& store, C
   const uint32_t packet = frontPacket(gv);
   store.packets[packet].dropped = 1;
   log.drops.push_back({r, packet});
-  if (v.state == VcState::kActive && v.out_port != router_[r].degree) {
-    out_vc_[router_[r].ovc_begin + v.out_port * vcs_ + v.out_vc] &= static_cast<uint16_t>(~kOwned);
+  if (v.state == VcState::kActive && v.out_port != router_[r].degree()) {
+    out_vc_[ovcBegin(r, router_[r]) + v.out_port * vcs_ + v.out_vc] &= static_cast<uint16_t>(~kOwned);
     if ((token_vc_ >> v.out_vc) & 1) --lane_vcs_[r];
   }
   router_[r].owning &= ~(uint64_t{1} << (gv - static_cast<uint32_t>(router_[r].vc_begin)));
@@ -294,7 +298,7 @@ void Network::badRoute(int32_t r, int32_t dest, int32_t port) const {
   throw RoutingFailure(fmt::format(
       "routing at node {} for destination {} offers an output VC outside its {} connected ports "
       "x {} VCs",
-      r, dest, router_[r].degree, vcs_));
+      r, dest, router_[r].degree(), vcs_));
 }
 
 void Network::badHeader(int32_t r, int32_t dest, int32_t error) const {

@@ -16,6 +16,7 @@ TrafficSources::TrafficSources(const SimParams& params, const TopologyIndex& top
                                                          : destFnFor(params.pattern)),
       nodes_(nodes),
       sources_(nodes),
+      pending_((static_cast<size_t>(nodes) + 63) / 64, 0),
       pattern_state_(
           params.pattern == TrafficPattern::kAllToAll || params.pattern == TrafficPattern::kCustom
               ? nodes
@@ -116,6 +117,7 @@ void TrafficSources::enqueue(int32_t node, int32_t dest, int64_t bits, int64_t c
   s.tail = id;
   ++s.size;
   ++queued_;
+  notePending(node, s);
   stats.onCreated(m, flits);
   net.activate(node);
 }
@@ -205,7 +207,10 @@ void TrafficSources::inject(int32_t r, int64_t c, PacketStore& store, Statistics
       stats.onMessageInjected(m);
     }
   }
-  if (++s.written == p.len) s.packet = kNone;
+  if (++s.written == p.len) {
+    s.packet = kNone;
+    notePending(r, s);
+  }
 }
 
 }  // namespace ndl::rt

@@ -24,7 +24,7 @@ struct NetworkShape {
 // The entry, the collision and class-grant counters (one class), the active bit; a routing
 // with a recovery field adds two counters more (16 bytes), one with token classes a lane
 // count (1 byte); neither is counted.
-inline constexpr double kRouterEntryBytes = 32 + 8 + 8 + 1.0 / 8;
+inline constexpr double kRouterEntryBytes = 24 + 8 + 8 + 1.0 / 8;
 inline constexpr double kPortEntryBytes = 16 + 2 * 2;                 // entry, in/out codes
 inline constexpr double kInputVcEntryBytes = 20;
 inline constexpr double kFlitSlotBytes = 4;

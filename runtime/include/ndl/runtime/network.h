@@ -103,14 +103,14 @@ class Network {
   Network& operator=(const Network&) = delete;
 
   int32_t routers() const { return routers_; }
-  int32_t degree(int32_t r) const { return router_[r].degree; }
+  int32_t degree(int32_t r) const { return router_[r].degree(); }
   const TopologyIndex& topology() const { return topo_; }
 
   // ---- the PE side of the injection channel
   int32_t injectionVcs() const { return inj_vcs_; }
   // Global id of injection VC i of router r.
   uint32_t injectionVc(int32_t r, int32_t i) const {
-    return static_cast<uint32_t>(router_[r].vc_begin + router_[r].degree * vcs_ + i);
+    return static_cast<uint32_t>(router_[r].vc_begin + router_[r].degree() * vcs_ + i);
   }
   int32_t bufferedFlits(uint32_t gv) const { return vc(gv).count; }
   int32_t bufferFlits() const { return buffer_flits_; }
@@ -153,18 +153,28 @@ class Network {
   // Ask the memory system for what router r's step will read (its entry; then the VCs
   // holding flits with their front flits, its ports, output VCs and counters) while the routers
   // before it are stepped: the loads then overlap instead of waiting for each other.
-  NDL_HOT void prefetchEntry(int32_t r) const { __builtin_prefetch(&router_[r], 1); }
+  NDL_HOT void prefetchEntry(int32_t r) const {
+    // Both ends: two entries in eight straddle two cache lines.
+    __builtin_prefetch(&router_[r], 1);
+    __builtin_prefetch(reinterpret_cast<const std::byte*>(&router_[r] + 1) - 1, 1);
+  }
   NDL_HOT void prefetchRouter(int32_t r) const {
     const Router& x = router_[r];
     for (uint64_t m = x.nonempty; m != 0; m &= m - 1) {
       const uint32_t gv = static_cast<uint32_t>(x.vc_begin + __builtin_ctzll(m));
       prefetchVc(gv);
     }
-    __builtin_prefetch(&ports_[x.port_begin], 1);
-    __builtin_prefetch(&in_code_[x.port_begin]);
-    __builtin_prefetch(&out_vc_[x.ovc_begin], 1);
-    __builtin_prefetch(&class_grants_[static_cast<size_t>(r) * classes_], 1);
-    __builtin_prefetch(&collisions_[r], 1);
+    // A router's ports (16 bytes each) span two cache lines from degree 4 on.
+    __builtin_prefetch(&ports_[x.portBegin()], 1);
+    __builtin_prefetch(&ports_[x.portBegin() + x.degree()], 1);
+    __builtin_prefetch(&out_vc_[ovcBegin(r, x)], 1);
+    // What only headers use (routing, grants, collisions) only for a router with headers:
+    // at light load most steps pass the flits of worms that own their output VCs already.
+    if ((x.nonempty & ~x.owning) != 0) {
+      __builtin_prefetch(&in_code_[x.portBegin()]);
+      __builtin_prefetch(&class_grants_[static_cast<size_t>(r) * classes_], 1);
+      __builtin_prefetch(&collisions_[r], 1);
+    }
   }
   // The last stage, one step ahead: the packets whose headers are at the front of r's VCs
   // (their length and destination), found through the flits prefetched before.
@@ -308,15 +318,21 @@ class Network {
   std::vector<int16_t> out_code_;
   std::vector<int16_t> in_code_;
 
-  // per router, in one 32-byte entry, two to a cache line: a router step starts with one line
+  // per router, in one 24-byte entry: a router step starts with it. Its output VCs start at
+  // vc_begin less the injection VCs of the routers before it (ovcBegin), and its first port
+  // and degree share a word, so that eight entries fill three cache lines.
   struct Router {
-    uint64_t nonempty = 0;   // local input VCs holding flits
-    uint64_t owning = 0;     // local input VCs in kActive (owning an output VC, or ejecting)
-    int32_t port_begin = 0;  // first global port (degree + 1 ports: PE last)
-    int32_t vc_begin = 0;    // first global input VC
-    int32_t ovc_begin = 0;   // first global output VC (network ports only)
-    int32_t degree = 0;
+    uint64_t nonempty = 0;  // local input VCs holding flits
+    uint64_t owning = 0;    // local input VCs in kActive (owning an output VC, or ejecting)
+    int32_t vc_begin = 0;   // first global input VC
+    uint32_t ports = 0;     // first global port << kDegreeBits | degree (degree + 1 ports: PE last)
+    static constexpr int kDegreeBits = 5;  // degree < kMaxPorts
+    int32_t portBegin() const { return static_cast<int32_t>(ports >> kDegreeBits); }
+    int32_t degree() const { return static_cast<int32_t>(ports & ((1u << kDegreeBits) - 1)); }
   };
+  static_assert(kMaxPorts <= 1 << Router::kDegreeBits);
+  static_assert(sizeof(Router) == 24, "the router entry is sized for memory per node");
+  int32_t ovcBegin(int32_t r, const Router& x) const { return x.vc_begin - r * inj_vcs_; }
   std::vector<Router> router_;
   std::vector<int64_t> collisions_;
   int32_t atomic_credits_ = 0;  // buffer_flits_ under atomic VC allocation, else 0

@@ -76,7 +76,7 @@ NDL_HOT void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame&
 NDL_HOT void Network::routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t since,
                                       PacketStore& store) {
   const bool here = store.packets[frontPacket(gv)].dst == r;
-  v.out_port = here ? static_cast<uint8_t>(router_[r].degree) : uint8_t{0xff};
+  v.out_port = here ? static_cast<uint8_t>(router_[r].degree()) : uint8_t{0xff};
   v.ready = since + static_cast<uint32_t>(header_delay_);
   v.state = VcState::kRouting;
 }
@@ -235,10 +235,10 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
   const Router& info = router_[r];
   const uint64_t busy = info.nonempty;
   if (busy == 0) return;
-  const int32_t pb = info.port_begin;
-  const int32_t ob = info.ovc_begin;
+  const int32_t pb = info.portBegin();
+  const int32_t ob = ovcBegin(r, info);
   const uint32_t vb = static_cast<uint32_t>(info.vc_begin);
-  const int32_t deg = info.degree;
+  const int32_t deg = info.degree();
   const uint32_t now = static_cast<uint32_t>(c);
   const RouterFrame frame{pb, ob, deg};
   if (now != round_now_) {

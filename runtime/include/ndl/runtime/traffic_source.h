@@ -31,8 +31,12 @@ class TrafficSources {
   // The PE of router r at clock c: hands at most one flit to an injection VC.
   void inject(int32_t r, int64_t c, PacketStore& store, Statistics& stats, Network& net);
 
-  void prefetch(int32_t r) const { __builtin_prefetch(&sources_[r]); }
-  bool pending(int32_t r) const { return sources_[r].head != kNone || sources_[r].packet != kNone; }
+  // Whether the PE of router r has a message to inject: one bit per source, so that the
+  // router steps of a network larger than the caches ask it without loading the source.
+  bool pending(int32_t r) const { return (pending_[r >> 6] >> (r & 63)) & 1; }
+  void prefetch(int32_t r) const {
+    if (pending(r)) __builtin_prefetch(&sources_[r]);
+  }
   // No source will ever create another message.
   bool exhausted() const {
     return due_.empty() && blocked_ == 0 && script_next_ >= params_.script.size();
@@ -81,6 +85,15 @@ class TrafficSources {
   bool stopped_ = false;   // MessageCreationMax reached: no source creates again
   size_t script_next_ = 0;
   std::vector<Source> sources_;
+  std::vector<uint64_t> pending_;  // bit r: source r has a queued message or a packet to write
+  void notePending(int32_t r, const Source& s) {
+    const uint64_t bit = uint64_t{1} << (r & 63);
+    if (s.head != kNone || s.packet != kNone) {
+      pending_[r >> 6] |= bit;
+    } else {
+      pending_[r >> 6] &= ~bit;
+    }
+  }
   // Per-source state of the destination function; only patterns with state (AllToAll and
   // generated ones) get a slot per node, the others share one.
   std::vector<uint64_t> pattern_state_;
