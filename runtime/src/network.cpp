@@ -165,7 +165,7 @@ void Network::commitFlits(const FlitEvent* begin, const FlitEvent* end) {
     if (end - ev > kAhead) {
       const FlitEvent& later = ev[kAhead];
       prefetchVc(later.vc);
-      prefetchEntry(later.router);
+      __builtin_prefetch(&router_[later.router].nonempty, 1);  // the only field written
     }
     pushFlit(ev->vc, ev->packet);
     const int32_t r = ev->router;

@@ -258,10 +258,11 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
     if (routerTick(c)) {
       router_ticks += net.routers();
       // The active routers in memory order (reversed only to test that the order does not
-      // matter). On a network larger than the caches a router's state is asked for two steps
-      // before its own (one step is too short to hide a memory access), its entry, which
-      // says where the rest is, three, and the packets at the front of its VCs, found through
-      // that state, one; on a small one that costs more than it saves.
+      // matter). On a network larger than the caches a router's state is asked for three
+      // steps before its own (one step is too short to hide a memory access: the loads that
+      // follow the state then wait for it), its entry, which says where the rest is, five,
+      // and the packets at the front of its VCs, found through that state, one; on a small
+      // network that costs more than it saves.
       std::vector<uint64_t>& active = net.activeWords();
       ActiveRouters order(active, options.reverse_router_order);
       // One router's clock; false when a stop was asked for part way through the clock (the
@@ -281,17 +282,22 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
           }
         }
       } else {
-        int32_t q[4];  // q[0] is stepped now, q[1..3] next
+        constexpr int kDepth = 6;  // q[0] is stepped now, q[1..5] next
+        int32_t q[kDepth];
         for (int32_t& r : q) r = order.next();
-        for (int i = 1; i <= 2; ++i) {
+        for (int i = 1; i < kDepth - 1; ++i) {
+          if (q[i] >= 0) net.prefetchEntry(q[i]);
+        }
+        for (int i = 1; i <= 3; ++i) {
           if (q[i] >= 0) net.prefetchRouter(q[i]);
         }
-        for (; q[0] >= 0; q[0] = q[1], q[1] = q[2], q[2] = q[3], q[3] = order.next()) {
-          if (q[3] >= 0) {
-            net.prefetchEntry(q[3]);
-            sources.prefetch(q[3]);
+        for (; q[0] >= 0; q[0] = q[1], q[1] = q[2], q[2] = q[3], q[3] = q[4], q[4] = q[5],
+                          q[5] = order.next()) {
+          if (q[5] >= 0) {
+            net.prefetchEntry(q[5]);
+            sources.prefetch(q[5]);
           }
-          if (q[2] >= 0) net.prefetchRouter(q[2]);
+          if (q[3] >= 0) net.prefetchRouter(q[3]);
           if (q[1] >= 0) net.prefetchPackets(q[1], store);
           net.deliverThrough(q[0]);
           if (!step(q[0])) {
