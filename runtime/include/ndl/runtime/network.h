@@ -179,8 +179,9 @@ class Network {
   // The last stage, one step ahead: the packets whose headers are at the front of r's VCs
   // (their length and destination), found through the flits prefetched before.
   NDL_HOT void prefetchPackets(int32_t r, const PacketStore& store) const {
-    // Only VCs without an output VC read their front packet (to route its header); a worm
-    // on its way needs none, and reading its state here would wait for memory.
+    // Only VCs without an output VC (headers to route); a worm on its way reads its packet
+    // only to count a hop as its head leaves, and reading its state here would wait for
+    // memory.
     const Router& x = router_[r];
     for (uint64_t m = x.nonempty & ~x.owning; m != 0; m &= m - 1) {
       const uint32_t gv = static_cast<uint32_t>(x.vc_begin + __builtin_ctzll(m));
