@@ -38,7 +38,8 @@ int runCheck(const CheckOptions& options) {
   DiagnosticEngine diags(sources, options.diag);
   for (const std::string& file : options.files) {
     if (diags.capped()) break;
-    runFrontEnd(file, options.pipeline, sources, diags);
+    FrontEndResult result;
+    runFrontEnd(file, options.pipeline, sources, diags, result);
   }
   if (options.json)
     diags.printJson(std::cout);

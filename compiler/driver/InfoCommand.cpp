@@ -86,7 +86,8 @@ RoutingSummary traced(FrontEndResult& r) {
 int runInfo(const InfoOptions& options) {
   SourceManager sources;
   DiagnosticEngine diags(sources, options.diag);
-  FrontEndResult r = runFrontEnd(options.file, options.pipeline, sources, diags);
+  FrontEndResult r;
+  runFrontEnd(options.file, options.pipeline, sources, diags, r);
   if (!r.network || diags.hasErrors()) {
     diags.printText(std::cerr);
     return kExitInputError;
@@ -105,7 +106,7 @@ int runInfo(const InfoOptions& options) {
     const sema::Definition& rd = r.checked->defs.defs[def];
     routing = rd.hops ? hopsOnly(r, def) : traced(r);
     routing.name = rd.name;
-    if (rd.hops && rd.hasRoute && options.pipeline.deadlockCheck) routes = traced(r);
+    if (rd.hops && rd.hasRoute && options.pipeline.routeAnalysis) routes = traced(r);
   }
   if (diags.hasErrors()) {
     diags.printText(std::cerr);
@@ -211,6 +212,10 @@ int runInfo(const InfoOptions& options) {
         std::cout << fmt::format("waiting           routed again every router clock (a router has "
                                  "{} output VCs; at most 24 keep a waiting header's candidates)\n",
                                  outputVcs);
+      else if (!breaks && r.network->waitBreaksTooMany)
+        std::cout << fmt::format("waiting           routed again every router clock (the routing "
+                                 "compares (blocked-for) with more than {} distinct values)\n",
+                                 elab::kMaxWaitBreaks);
       else if (!breaks)
         std::cout << "waiting           routed again every router clock (the routing reads "
                      "(blocked-for) other than against a constant)\n";

@@ -175,7 +175,7 @@ int run(int argc, char** argv) {
   if (app.got_subcommand("info")) {
     info.pipeline.stdlibDir =
         stdlibDir.empty() ? defaultStdlibDir(argv[0]) : std::filesystem::path(stdlibDir);
-    info.pipeline.deadlockCheck = !noDeadlock;
+    info.pipeline.routeAnalysis = !noDeadlock;
     info.pipeline.overrides = overrides;
     info.pipeline.requirement = ndl::sema::Requirement::Network;  // a topology alone will do
     return runInfo(info);

@@ -10,19 +10,63 @@
 #include "compiler/parse/Overrides.h"
 #include "compiler/sema/Check.h"
 #include "ndl/runtime/memory_estimate.h"
+#include "ndl/runtime/router_limits.h"
 
 namespace ndl::driver {
 
 namespace fs = std::filesystem;
 
-FrontEndResult runFrontEnd(const std::string& path, const PipelineOptions& options,
-                           SourceManager& sources, DiagnosticEngine& diags) {
-  FrontEndResult result;
+namespace {
+
+static_assert(sema::kMaxVirtualChannels == rt::kMaxVcsPerPort);
+
+// What a simulator's routers support (runtime/router_limits.h): a network the simulator would
+// refuse when it starts is refused here, at the form that sets the size.
+void checkRouterLimits(const FrontEndResult& result, DiagnosticEngine& diags) {
+  const sema::Parameters& p = result.checked->params;
+  const elab::Graph& g = result.network->graph;
+  uint32_t ports = 0;
+  elab::NodeId widest = 0;
+  std::vector<uint32_t> in(g.nodeCount, 0);
+  for (const elab::Channel& ch : g.channels) ++in[ch.dst];
+  for (elab::NodeId u = 0; u < g.nodeCount; ++u) {
+    const uint32_t k = std::max(g.outDegree(u), in[u]);
+    if (k > ports) {
+      ports = k;
+      widest = u;
+    }
+  }
+  if (ports + 1 > static_cast<uint32_t>(rt::kMaxPorts)) {
+    diags.report(DiagKind::TooManyPorts, p.topology.call->range,
+                 fmt::format("node {} has {} ports; a simulator's router has at most {} "
+                             "besides its PE port",
+                             widest, ports, rt::kMaxPorts - 1))
+        .withHint("ndlc info analyses such a network; a simulation needs fewer ports per node");
+    return;
+  }
+  const int64_t vcs = static_cast<int64_t>(ports) * p.virtualChannels + p.injectionVirtualChannels;
+  if (vcs > rt::kMaxLocalVcs) {
+    const SourceRange at = p.where[static_cast<size_t>(sema::FormId::VirtualChannels)];
+    diags.report(DiagKind::TooManyVirtualChannels, at.valid() ? at : p.topology.call->range,
+                 fmt::format("{} ports x {} virtual channels + {} at the PE port make {} input VCs "
+                             "at node {}; a simulator's router has at most {}",
+                             ports, p.virtualChannels, p.injectionVirtualChannels, vcs, widest,
+                             rt::kMaxLocalVcs))
+        .withHint(fmt::format("at most {} VirtualChannels on {}",
+                              (rt::kMaxLocalVcs - p.injectionVirtualChannels) / ports,
+                              p.topology.text));
+  }
+}
+
+}  // namespace
+
+void runFrontEnd(const std::string& path, const PipelineOptions& options, SourceManager& sources,
+                 DiagnosticEngine& diags, FrontEndResult& result) {
   uint32_t errorsBefore = diags.errorCount();
 
   parse::Loader loader(sources, diags, parse::LoadOptions{options.stdlibDir});
   result.program = loader.load(path);
-  if (!result.program) return result;
+  if (!result.program) return;
   parse::applyOverrides(*result.program, options.overrides, sources, diags);
   if (options.dumpAfter == Stage::Parse) {
     for (const ast::Module& m : result.program->modules) {
@@ -30,27 +74,27 @@ FrontEndResult runFrontEnd(const std::string& path, const PipelineOptions& optio
       for (const ast::Node& form : m.forms) std::cout << ast::print(form) << "\n";
     }
   }
-  if (diags.errorCount() != errorsBefore) return result;
+  if (diags.errorCount() != errorsBefore) return;
 
   result.checked = sema::check(*result.program, diags, options.requirement);
-  if (!result.checked) return result;
+  if (!result.checked) return;
   const sema::Parameters& params = result.checked->params;
   if (options.dumpAfter == Stage::Sema) std::cout << sema::printParameters(params);
 
   result.evaluator = std::make_unique<elab::Evaluator>(result.checked->defs, diags);
   result.network = elab::elaborate(*result.checked, *result.evaluator, diags);
-  if (!result.network) return result;
+  if (!result.network) return;
   const elab::Graph& graph = result.network->graph;
   result.evaluator->network().graph = &graph;
   if (options.dumpAfter == Stage::Elaborate)
     std::cout << fmt::format("network {}: {} nodes, {} channels\n", graph.name, graph.nodeCount,
                              graph.channels.size());
   if (options.requirement == sema::Requirement::Simulation) {
+    checkRouterLimits(result, diags);
     checkPatternFile(result, sources, diags);
-    if (diags.errorCount() != errorsBefore) return result;
+    if (diags.errorCount() != errorsBefore) return;
   }
-  if (options.deadlockCheck) checkDeadlock(result, diags);
-  return result;
+  if (options.routeAnalysis) checkDeadlock(result, diags);
 }
 
 double simulatorMemoryBytes(const FrontEndResult& result) {
@@ -65,7 +109,7 @@ double simulatorMemoryBytes(const FrontEndResult& result) {
   return rt::estimateSimulatorBytes(shape);
 }
 
-void checkDeadlock(FrontEndResult& result, DiagnosticEngine& diags) {
+void checkDeadlock(FrontEndResult& result, DiagnosticEngine& diags, elab::Evaluator* evaluator) {
   const sema::Parameters& params = result.checked->params;
   const elab::Network& net = *result.network;
   if (!net.routingDef) return;
@@ -73,7 +117,8 @@ void checkDeadlock(FrontEndResult& result, DiagnosticEngine& diags) {
   if (!routing.hasRoute) return;  // only hop counts: nothing to trace
   bool failed = false;
   elab::RouteFunctions fns =
-      elab::routeFunctions(net, result.checked->defs, *result.evaluator, failed);
+      elab::routeFunctions(net, result.checked->defs,
+                           evaluator ? *evaluator : *result.evaluator, failed);
   elab::DeadlockOptions options;
   options.numVcs = static_cast<uint32_t>(params.virtualChannels);
   options.escapeClasses = net.escapeClasses;
@@ -82,8 +127,9 @@ void checkDeadlock(FrontEndResult& result, DiagnosticEngine& diags) {
   if (traced.errors.empty()) result.deadlock = elab::checkDeadlock(net.graph, fns, options);
   SourceRange site = params.topology.call->range;
   if (failed) return;  // the evaluation error is reported
+  static const std::vector<elab::RouteError> kNone;
   const std::vector<elab::RouteError>& errors =
-      !traced.errors.empty() ? traced.errors : result.deadlock->errors;
+      !traced.errors.empty() ? traced.errors : result.deadlock ? result.deadlock->errors : kNone;
   if (!errors.empty()) {
     const elab::RouteError& e = errors.front();
     diags.report(DiagKind::RoutingError, site,
@@ -93,6 +139,17 @@ void checkDeadlock(FrontEndResult& result, DiagnosticEngine& diags) {
         .note(routing.nameRange, "routing defined here");
     return;
   }
+  if (traced.status != elab::AnalysisStatus::kOk) {
+    // What the check does not follow fails at run time: say so rather than pass in silence.
+    diags.report(DiagKind::RoutingUnchecked, site,
+                 fmt::format("routing {} was not traced on {}: {}", routing.name,
+                             params.topology.text, traced.message))
+        .withHint("a route that fails (no candidate, a port the node lacks, a header field "
+                  "set out of its range) stops the simulation with a routing error instead; on "
+                  "a smaller network, or with fewer random outcomes, the check traces them all")
+        .note(routing.nameRange, "routing defined here");
+  }
+  if (!result.deadlock) return;
   const elab::DeadlockResult& d = *result.deadlock;
   if (d.status == elab::AnalysisStatus::kOk && d.deadlockFree && d.byDuato &&
       !net.atomicVcAllocation && params.flowControl == sema::EnumId::FlowControl_Wormhole) {

@@ -2,7 +2,8 @@
 //   load (read files, check encoding, lex, parse, follow imports, prelude)
 //   -> check (forms, definitions, units, rules between forms) -> CheckedProgram
 //   -> elaborate (run the topology, validate the graph, resolve the routing)
-//   -> analyse the deadlock freedom of the routing (a warning when it can deadlock)
+//   -> trace the routing's routes (an error when one fails) and analyse its deadlock freedom
+//      (a warning when it can deadlock)
 // Each stage stops the pipeline when it reported errors.
 #pragma once
 
@@ -26,13 +27,20 @@ enum class Stage { Parse, Sema, Elaborate };
 struct PipelineOptions {
   std::filesystem::path stdlibDir;
   std::optional<Stage> dumpAfter;  // print the intermediate form to stdout
-  bool deadlockCheck = true;       // off: skip the channel-dependency analysis
+  // The routing's analysis (checkDeadlock): its routes traced and its channel dependencies
+  // followed, or none (`ndlc build` runs it on a thread of its own; `ndlc info --no-deadlock`).
+  bool routeAnalysis = true;
   std::vector<std::string> overrides;  // --set Name=Value (parse/Overrides.h)
   // Network: the program need only describe a network (ndlc info); Simulation: a whole run.
   sema::Requirement requirement = sema::Requirement::Simulation;
 };
 
+// The evaluator refers to the checked definitions and the routings to the network, all inside
+// the result: it stays where it was filled.
 struct FrontEndResult {
+  FrontEndResult() = default;
+  FrontEndResult(const FrontEndResult&) = delete;
+  FrontEndResult& operator=(const FrontEndResult&) = delete;
   std::optional<ast::Program> program;
   std::optional<sema::CheckedProgram> checked;
   std::unique_ptr<elab::Evaluator> evaluator;  // routing functions run on it
@@ -40,19 +48,23 @@ struct FrontEndResult {
   std::optional<elab::DeadlockResult> deadlock;
 };
 
-// Runs the passes on one file ("-" for standard input), through
-// elaboration and the deadlock analysis.
-FrontEndResult runFrontEnd(const std::string& path, const PipelineOptions& options,
-                           SourceManager& sources, DiagnosticEngine& diags);
+// Runs the passes on one file ("-" for standard input), through elaboration and the
+// routing's analysis, into `result` (empty).
+void runFrontEnd(const std::string& path, const PipelineOptions& options, SourceManager& sources,
+                 DiagnosticEngine& diags, FrontEndResult& result);
 
 // The memory a simulator of the elaborated network would take
 // (runtime/memory_estimate.h): ports counted by channel; 0 for a program that only
 // describes a network (no buffer size).
 double simulatorMemoryBytes(const FrontEndResult& result);
 
-// The deadlock analysis of the elaborated network's routing: an error when
-// the routing fails, a warning when its channel dependencies have a cycle.
-void checkDeadlock(FrontEndResult& result, DiagnosticEngine& diags);
+// The analysis of the elaborated network's routing: an error when the routing fails, a
+// warning when its routes could not be traced (the network is too large for it), a warning
+// when its channel dependencies have a cycle. `evaluator`: the routings run on this one
+// (reporting to its diagnostics) instead of the result's, for an analysis on a thread of its
+// own.
+void checkDeadlock(FrontEndResult& result, DiagnosticEngine& diags,
+                   elab::Evaluator* evaluator = nullptr);
 
 // The stdlib directory: $NDL_STDLIB, else share/ndl/stdlib beside the
 // installed binary, else the source tree's stdlib/.

@@ -355,13 +355,17 @@ bool collectWaitBreaks(const sema::Expr& e, const NetworkContext& config,
 }  // namespace
 
 std::optional<std::vector<int64_t>> waitBreaks(const sema::Expr& body,
-                                               const NetworkContext& config) {
+                                               const NetworkContext& config, bool* tooMany) {
+  if (tooMany) *tooMany = false;
   std::vector<int64_t> out;
   if (!collectWaitBreaks(body, config, out)) return std::nullopt;
   std::erase_if(out, [](int64_t b) { return b < 1 || b > INT32_MAX; });
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
-  if (out.size() > kMaxWaitBreaks) return std::nullopt;
+  if (out.size() > kMaxWaitBreaks) {
+    if (tooMany) *tooMany = true;
+    return std::nullopt;
+  }
   return out;
 }
 
@@ -423,7 +427,8 @@ std::optional<Network> elaborate(const sema::CheckedProgram& program, Evaluator&
   }
   if (net.routingDef && !configureRouting(program, net, evaluator, diags)) return std::nullopt;
   if (net.routingDef)
-    net.waitBreaks = waitBreaks(program.defs.defs[*net.routingDef].body, evaluator.network());
+    net.waitBreaks = waitBreaks(program.defs.defs[*net.routingDef].body, evaluator.network(),
+                                &net.waitBreaksTooMany);
   return net;
 }
 

@@ -42,6 +42,7 @@ struct Network {
   // routes a blocked header again at these, or when one of its candidates may have become free,
   // instead of every router clock. nullopt: the body reads (blocked-for) some other way.
   std::optional<std::vector<int64_t>> waitBreaks;
+  bool waitBreaksTooMany = false;  // waitBreaks is nullopt for more than kMaxWaitBreaks values
   std::optional<int64_t> closedDiameter;      // declared by the topology
   std::optional<Rational> closedAverage;      // declared by the topology
 };
@@ -63,8 +64,10 @@ std::optional<Network> elaborate(const sema::CheckedProgram& program, Evaluator&
 // function, bound by let, compared with a variable), or at more than
 // kMaxWaitBreaks distinct values.
 inline constexpr size_t kMaxWaitBreaks = 16;
+// `tooMany`, when given, says whether nullopt means more than kMaxWaitBreaks values.
 std::optional<std::vector<int64_t>> waitBreaks(const sema::Expr& body,
-                                               const NetworkContext& config);
+                                               const NetworkContext& config,
+                                               bool* tooMany = nullptr);
 
 // The routing definition as a candidate function over the graph. An
 // evaluation error is reported once; later calls then fail.

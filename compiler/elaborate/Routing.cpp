@@ -124,14 +124,18 @@ RoutingStats routingHops(const Graph& g, const RouteFunctions& fns, const Limits
   const uint64_t budget = outcomes > 1 ? limits.maxDrawSteps : limits.maxRouteSteps;
   if ((reps.empty() && n > limits.maxAllPairsNodes) || s.estimatedWork > budget) {
     s.status = AnalysisStatus::kTooLarge;
-    s.message = fmt::format(
-        "network of {} nodes is too large to trace {} routes{}; estimated {} routing steps "
-        "(limit {})",
-        n, reps.empty() ? "all" : "the representatives'",
-        outcomes > 1 ? fmt::format(" with each of {}{} random outcomes",
-                                   enumerable ? "" : "more than ", outcomes - !enumerable)
-                     : "",
-        s.estimatedWork, budget);
+    // Too many nodes, or too many random outcomes of the header fields for each route.
+    s.message =
+        outcomes > 1
+            ? fmt::format("{} routes of a network of {} nodes, each with {}{} random outcomes, "
+                          "are too many to trace; estimated {} routing steps (limit {})",
+                          reps.empty() ? "all" : "the representatives'", n,
+                          enumerable ? "" : "more than ", outcomes - !enumerable,
+                          s.estimatedWork, budget)
+            : fmt::format("network of {} nodes is too large to trace {} routes; estimated {} "
+                          "routing steps (limit {})",
+                          n, reps.empty() ? "all" : "the representatives'", s.estimatedWork,
+                          budget);
     return s;
   }
 

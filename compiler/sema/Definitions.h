@@ -53,6 +53,9 @@ struct HeaderFieldDecl {
 // A routing declares at most this many header fields (the simulator keeps
 // one pending write per field for each candidate route).
 inline constexpr size_t kMaxHeaderFields = 8;
+// VirtualChannels and InjectionVirtualChannels: a simulator's router keeps a port's VCs in
+// bit masks (runtime/router_limits.h, kMaxVcsPerPort; the driver checks the two agree).
+inline constexpr int64_t kMaxVirtualChannels = 32;
 
 // The hidden parameters of every routing after current, dest and source,
 // read by (arrived-along), (injected), (in-class) and (blocked-for).

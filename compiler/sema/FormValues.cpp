@@ -311,7 +311,7 @@ class Reader {
       case FormId::WarmupMessages: return {0, kMax};
       // Routers keep VC state in small fixed-size tables.
       case FormId::VirtualChannels:
-      case FormId::InjectionVirtualChannels: return {1, 64};
+      case FormId::InjectionVirtualChannels: return {1, kMaxVirtualChannels};
       default: return {1, kMax};
     }
   }

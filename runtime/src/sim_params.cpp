@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "ndl/runtime/flow_control.h"
+#include "ndl/runtime/router_limits.h"
 
 namespace ndl::rt {
 
@@ -88,9 +89,10 @@ std::string validate(const SimParams& p, int32_t nodes) {
     return fmt::format("{} needs a buffer of at least one packet ({} flits), got {}",
                        flowControlName(p.flow_control), p.packet_flits, p.buffer_flits);
   }
-  if (p.virtual_channels < 1 || p.virtual_channels > 32) return "VCs must be 1..32";
-  if (p.injection_virtual_channels < 1 || p.injection_virtual_channels > 32) {
-    return "injection VCs must be 1..32";
+  if (p.virtual_channels < 1 || p.virtual_channels > kMaxVcsPerPort)
+    return fmt::format("VCs must be 1..{}", kMaxVcsPerPort);
+  if (p.injection_virtual_channels < 1 || p.injection_virtual_channels > kMaxVcsPerPort) {
+    return fmt::format("injection VCs must be 1..{}", kMaxVcsPerPort);
   }
   if (p.router_delay_clocks < 0) return "router delay must not be negative";
   const bool own_clock = p.router_frequency_hz > 0 && p.router_frequency_hz != p.network_frequency_hz;

@@ -17,13 +17,11 @@
 #include "ndl/runtime/packet.h"
 #include "ndl/runtime/routing.h"
 #include "ndl/runtime/sim_params.h"
+#include "ndl/runtime/router_limits.h"
 #include "ndl/runtime/topology_index.h"
 
 namespace ndl::rt {
 
-// Limits that let a router keep its per-cycle requests in 64-bit masks on the stack.
-inline constexpr int32_t kMaxPorts = 32;       // network ports + the PE port
-inline constexpr int32_t kMaxLocalVcs = 64;    // input VCs of one router
 inline constexpr int32_t kMaxLinkDelay = 255;  // clocks; keeps a port's entry at 16 bytes
 inline constexpr size_t kCacheLine = 64;
 
