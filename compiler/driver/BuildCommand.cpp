@@ -47,8 +47,9 @@ struct Session {
 // dependencies followed), so that a program it finds a route error in (no candidate, a port
 // the node lacks, a header field set out of range) is not built either; its warnings (a
 // possible deadlock, routes not traced) stay with `ndlc check` and `ndlc info`. On a thread
-// of its own beside code generation, which needs nothing of it: alone, the analysis takes
-// about a quarter of a build (0.5 s of the INSIGHT example's 2 s).
+// of its own beside code generation, which needs nothing of it, and within a hundredth of
+// the check's budgets (limits()): a network whose analysis would take longer than code
+// generation (the 64x64 tori with dateline classes: 20 s) is left to `ndlc check`.
 class RouteTrace {
  public:
   RouteTrace(Session& s, const BuildOptions& o)
@@ -56,7 +57,7 @@ class RouteTrace {
     // The routings run on an evaluator of their own, which reports here: code generation may
     // report to the session's diagnostics meanwhile.
     evaluator_.network() = s.result.evaluator->network();
-    thread_ = std::thread([this, &s] { checkDeadlock(s.result, diags_, &evaluator_); });
+    thread_ = std::thread([this, &s] { checkDeadlock(s.result, diags_, &evaluator_, limits()); });
   }
   RouteTrace(const RouteTrace&) = delete;
   RouteTrace& operator=(const RouteTrace&) = delete;
@@ -72,6 +73,14 @@ class RouteTrace {
   }
 
  private:
+  // About 0.3 s of routing calls at most: a 16x16 torus is traced and analysed in full.
+  static elab::Limits limits() {
+    elab::Limits l;
+    l.maxRouteSteps /= 100;
+    l.maxDrawSteps /= 100;
+    l.maxEvalSteps /= 100;
+    return l;
+  }
   DiagnosticEngine diags_;
   elab::Evaluator evaluator_;
   std::thread thread_;

@@ -109,7 +109,8 @@ double simulatorMemoryBytes(const FrontEndResult& result) {
   return rt::estimateSimulatorBytes(shape);
 }
 
-void checkDeadlock(FrontEndResult& result, DiagnosticEngine& diags, elab::Evaluator* evaluator) {
+void checkDeadlock(FrontEndResult& result, DiagnosticEngine& diags, elab::Evaluator* evaluator,
+                   const elab::Limits& limits) {
   const sema::Parameters& params = result.checked->params;
   const elab::Network& net = *result.network;
   if (!net.routingDef) return;
@@ -123,8 +124,8 @@ void checkDeadlock(FrontEndResult& result, DiagnosticEngine& diags, elab::Evalua
   options.numVcs = static_cast<uint32_t>(params.virtualChannels);
   options.escapeClasses = net.escapeClasses;
   // Route traces find what the dependency check cannot see: a routing loop.
-  const elab::RoutingStats traced = elab::routingHops(net.graph, fns);
-  if (traced.errors.empty()) result.deadlock = elab::checkDeadlock(net.graph, fns, options);
+  const elab::RoutingStats traced = elab::routingHops(net.graph, fns, limits);
+  if (traced.errors.empty()) result.deadlock = elab::checkDeadlock(net.graph, fns, options, limits);
   SourceRange site = params.topology.call->range;
   if (failed) return;  // the evaluation error is reported
   static const std::vector<elab::RouteError> kNone;

@@ -58,13 +58,13 @@ void runFrontEnd(const std::string& path, const PipelineOptions& options, Source
 // describes a network (no buffer size).
 double simulatorMemoryBytes(const FrontEndResult& result);
 
-// The analysis of the elaborated network's routing: an error when the routing fails, a
-// warning when its routes could not be traced (the network is too large for it), a warning
-// when its channel dependencies have a cycle. `evaluator`: the routings run on this one
-// (reporting to its diagnostics) instead of the result's, for an analysis on a thread of its
-// own.
+// The analysis of the elaborated network's routing: an error when the routing fails, a note
+// when its routes could not be traced (the network is too large for it), a warning when its
+// channel dependencies have a cycle. `evaluator`: the routings run on this one (reporting to
+// its diagnostics) instead of the result's, for an analysis on a thread of its own; `limits`:
+// the analyses' budgets.
 void checkDeadlock(FrontEndResult& result, DiagnosticEngine& diags,
-                   elab::Evaluator* evaluator = nullptr);
+                   elab::Evaluator* evaluator = nullptr, const elab::Limits& limits = {});
 
 // The stdlib directory: $NDL_STDLIB, else share/ndl/stdlib beside the
 // installed binary, else the source tree's stdlib/.
