@@ -114,6 +114,8 @@ ndl::rt::SimParams makeParams(const ndl::rt::AbiValues& values) {
   p.route_fn = ndl_generated_route;
   p.routing_name = ndl_params_str[NDL_P_RoutingName];
   p.selection = static_cast<Selection>(i[NDL_P_Selection]);
+  p.selection_name = ndl_params_str[NDL_P_SelectionName];
+  p.recovery_timeout_clocks = i[NDL_P_RecoveryTimeoutClocks];
   if (p.selection == Selection::kUser) p.select_fn = ndl_generated_select;
   if (i[NDL_P_HeaderFieldCount] > 0) {
     p.header_init = ndl_generated_header;

@@ -97,6 +97,15 @@ bool applyAbiParam(AbiValues& values, std::string_view assignment, std::string* 
         return true;
     }
   }
+  // Forms of the program that shape the simulator under other names than its parameters.
+  for (std::string_view form : {"DeadlockHandling", "RoutingAlgorithm", "Topology",
+                                "RecoveryTimeout"}) {
+    if (name == form) {
+      return fail(fmt::format("{} shapes the simulator itself; change it in the program and "
+                              "rebuild (ndlc run FILE --set ... rebuilds when needed)",
+                              name));
+    }
+  }
   return fail("not a parameter of NDL simulators (see --help)");
 }
 

@@ -138,6 +138,10 @@ nlohmann::json toJson(const SimParams& p) {
                              ? p.pattern_name
                              : std::string(patternName(p.pattern))},
       {"RoutingAlgorithm", std::string(routingName(p))},
+      {"Selection", p.selection == Selection::kUser && !p.selection_name.empty()
+                        ? p.selection_name
+                        : std::string(selectionName(p.selection))},
+      {"RecoveryTimeout_clocks", p.recovery_timeout_clocks},
       {"DeadlockHandling", std::string(deadlockName(p.deadlock))},
       {"DeadlockTimeout_clocks", p.deadlock_timeout_clocks},
       {"deadlock_detect_clocks", p.deadlock_detect_clocks},

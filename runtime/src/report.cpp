@@ -30,9 +30,12 @@ std::string formatReport(const Results& r) {
                    r.ndl_version, r.topology_name, r.nodes, r.links, r.diameter, r.avg_distance);
   s += fmt::format(
       "  {}, {} VC(s) x {} flits, {} injection VC(s), packet {} flits, "
-      "router delay {} clocks, routing {}, deadlock handling {}\n",
+      "router delay {} clocks, routing {} (selection {}), deadlock handling {}\n",
       flowControlName(p.flow_control), p.virtual_channels, p.buffer_flits,
       p.injection_virtual_channels, p.packet_flits, p.router_delay_clocks, routingName(p),
+      p.selection == Selection::kUser && !p.selection_name.empty()
+          ? std::string_view(p.selection_name)
+          : selectionName(p.selection),
       deadlockName(p.deadlock));
   const bool synthetic = p.creation_process == CreationProcess::kPeriodic || p.creation_rate > 0;
   const std::string_view pattern = p.pattern == TrafficPattern::kCustom && !p.pattern_name.empty()

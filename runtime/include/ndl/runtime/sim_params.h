@@ -88,6 +88,9 @@ struct SimParams {
   std::string routing_name;    // for reports
   Selection selection = Selection::kFirst;
   SelectFn select_fn = nullptr;  // kUser: scores a free candidate
+  std::string selection_name;    // kUser: the NDL selection's name, for the results
+  // (RecoveryTimeout), network clocks: compiled into the routing; kept for the results.
+  int64_t recovery_timeout_clocks = 0;
   // The routing's header fields: a new packet's header from header_init (none: 0), and the
   // fields' names and ranges for error messages.
   HeaderInitFn header_init = nullptr;
