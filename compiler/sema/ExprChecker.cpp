@@ -709,6 +709,20 @@ class Checker {
     return false;
   }
 
+  // An injection class's name stands for a class of the PE port's VCs, numbered apart from
+  // the network classes: it is only compared with (in-class) (= or !=). Passed on, to a
+  // route's candidates or a function, it would be read as the network class of its number.
+  bool injectionClassArg(const Expr& k, const Node& at) {
+    if (k.op != Op::ConstInt || k.text != "injection-class") return false;
+    error(DiagKind::TypeError, at.range,
+          fmt::format("'{}' is an injection VC class: a route's candidates, and the functions "
+                      "that make them, take network classes",
+                      ast::quote(at)))
+        .withHint("compare it with (in-class) to ask which injection VC a packet is in; name a "
+                  "(VcClass ...) for the network VCs a route takes");
+    return true;
+  }
+
   // A declared class name in the routing being checked: its index among
   // the classes of its kind.
   std::optional<Expr> className(const Node& n) {
@@ -1264,7 +1278,7 @@ class Checker {
     bool ok = true;
     for (size_t i = 0; i < fixed; ++i) {
       Expr a = expr(*argNodes[i]);
-      ok &= expect(a, d.params[i].type, *argNodes[i]);
+      ok &= !injectionClassArg(a, *argNodes[i]) && expect(a, d.params[i].type, *argNodes[i]);
       e.kids.push_back(std::move(a));
     }
     if (variadic) {
@@ -1433,6 +1447,10 @@ class Checker {
     for (const Node* a : args) kids.push_back(expr(*a));
     for (const Expr& k : kids)
       if (k.type == Type::Error) return errorExpr(n);
+    // (via ...) says so in its own words below.
+    if (e.op != Op::Eq && e.op != Op::Ne && e.op != Op::RouteTo)
+      for (size_t i = 0; i < kids.size(); ++i)
+        if (injectionClassArg(kids[i], *args[i])) return errorExpr(n);
     auto need = [&](size_t i, Type t) { return expect(kids[i], t, *args[i]); };
     if (std::optional<Type> q = quantityArithmetic(e.op, kids, args, n)) {
       if (*q == Type::Error) return errorExpr(n);
