@@ -5,7 +5,9 @@ MANIFEST lists programs, a line each: `SHA256 DELIVERED PROGRAM [--set Name=Valu
 PROGRAM relative to the repository's root. Each is built, run with its seed, and its JSON
 (wall time aside) hashed; the hash and the delivered count must be the manifest's, which
 were recorded before the change they guard. --update rewrites the manifest's figures
-(only for a change that is meant to change results; say why in its commit).
+(only for a change that is meant to change results, or adds keys to them; say why in its
+commit). NDL_DIGEST_DROP=key,... leaves those keys of "config" out of the hash: a change that
+adds keys shows, with them left out, that the rest is unchanged before --update records them.
 """
 import hashlib
 import json
@@ -30,6 +32,9 @@ def digest(program, sets, tag):
     with open(js) as f:
         r = json.load(f)
     r.pop("wall_seconds", None)
+    if os.environ.get("NDL_DIGEST_DROP"):  # keys added to the results since the manifest
+        for k in os.environ["NDL_DIGEST_DROP"].split(","):
+            r["config"].pop(k, None)
     text = json.dumps(r, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest(), r["messages"]["delivered"], code
 
