@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -57,7 +58,13 @@ class RouteTrace {
     // The routings run on an evaluator of their own, which reports here: code generation may
     // report to the session's diagnostics meanwhile.
     evaluator_.network() = s.result.evaluator->network();
-    thread_ = std::thread([this, &s] { checkDeadlock(s.result, diags_, &evaluator_, limits()); });
+    thread_ = std::thread([this, &s] {
+      try {
+        checkDeadlock(s.result, diags_, &evaluator_, limits());
+      } catch (...) {
+        failure_ = std::current_exception();  // rethrown by passed(), on the main thread
+      }
+    });
   }
   RouteTrace(const RouteTrace&) = delete;
   RouteTrace& operator=(const RouteTrace&) = delete;
@@ -67,6 +74,7 @@ class RouteTrace {
   // Waits for the analysis; false, with the route error printed, when a route fails.
   bool passed() {
     thread_.join();
+    if (failure_) std::rethrow_exception(failure_);
     if (!diags_.hasErrors()) return true;
     diags_.printText(std::cerr);
     return false;
@@ -83,6 +91,7 @@ class RouteTrace {
   }
   DiagnosticEngine diags_;
   elab::Evaluator evaluator_;
+  std::exception_ptr failure_;
   std::thread thread_;
 };
 
