@@ -25,12 +25,15 @@ static_assert(sema::kMaxVirtualChannels == rt::kMaxVcsPerPort);
 void checkRouterLimits(const FrontEndResult& result, DiagnosticEngine& diags) {
   const sema::Parameters& p = result.checked->params;
   const elab::Graph& g = result.network->graph;
+  // A node's ports as the simulator lays them out: one per output channel (a two-way link's
+  // port serves both directions) and one per input channel without a reverse (one-way in).
   uint32_t ports = 0;
   elab::NodeId widest = 0;
-  std::vector<uint32_t> in(g.nodeCount, 0);
-  for (const elab::Channel& ch : g.channels) ++in[ch.dst];
+  std::vector<uint32_t> inOnly(g.nodeCount, 0);
+  for (const elab::Channel& ch : g.channels)
+    if (ch.reverse == elab::kNoChannel) ++inOnly[ch.dst];
   for (elab::NodeId u = 0; u < g.nodeCount; ++u) {
-    const uint32_t k = std::max(g.outDegree(u), in[u]);
+    const uint32_t k = g.outDegree(u) + inOnly[u];
     if (k > ports) {
       ports = k;
       widest = u;
