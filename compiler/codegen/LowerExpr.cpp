@@ -2,6 +2,7 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
@@ -12,6 +13,7 @@
 #include "compiler/codegen/Lower.h"
 #include "compiler/elaborate/Distances.h"
 #include "compiler/support/InternalError.h"
+#include "compiler/support/SourceManager.h"
 
 namespace ndl::codegen {
 namespace {
@@ -29,8 +31,9 @@ struct NotCompilable {
 
 class Lowerer {
  public:
-  Lowerer(llvm::Module& m, const sema::DefinitionTable& defs, const NetworkConstants& net)
-      : m_(m), ctx_(m.getContext()), b_(ctx_), defs_(defs), net_(net) {
+  Lowerer(llvm::Module& m, const sema::DefinitionTable& defs, const NetworkConstants& net,
+          const SourceManager& sources)
+      : m_(m), ctx_(m.getContext()), b_(ctx_), defs_(defs), net_(net), sources_(sources) {
     i64_ = llvm::Type::getInt64Ty(ctx_);
     // A struct, not a vector: its calling convention does not depend on the
     // CPU features of caller and callee (the core keeps baseline x86-64
@@ -142,15 +145,49 @@ class Lowerer {
   llvm::Value* boolean(llvm::Value* i1) { return b_.CreateZExt(i1, i64_); }
   llvm::Value* truth(llvm::Value* v) { return b_.CreateICmpNE(v, constant(0)); }
 
-  // Traps on a zero divisor instead of leaving it undefined.
-  void guardZero(llvm::Value* divisor) {
-    auto* trap = llvm::BasicBlock::Create(ctx_, "div.zero", fn_);
-    auto* ok = llvm::BasicBlock::Create(ctx_, "div.ok", fn_);
-    b_.CreateCondBr(b_.CreateICmpEQ(divisor, constant(0)), trap, ok);
-    b_.SetInsertPoint(trap);
-    b_.CreateCall(llvm::Intrinsic::getDeclaration(&m_, llvm::Intrinsic::trap));
-    b_.CreateUnreachable();
+  // A value the compile-time evaluator refuses (a division by zero, a dimension the network
+  // lacks, an overflow, ...) must not become some other value in the simulator: when `bad`
+  // holds, the generated code records the first such place of the call in ndl_eval_failure
+  // (generated_abi.h) and goes on with a harmless value, and the runtime stops the run with
+  // the message once the call returns.
+  void failIf(llvm::Value* bad, const Expr& e, std::string_view what) {
+    if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(bad); c && c->isZero()) return;
+    const SourceRange& r = e.range;
+    const std::string text =
+        r.valid() ? fmt::format("{} ({}:{}:{})", what, sources_.name(r.file), r.line, r.col)
+                  : std::string(what);
+    llvm::Constant*& message = messages_[text];
+    if (!message) message = b_.CreateGlobalStringPtr(text, "ndl.eval.failure");
+    auto* ptr = llvm::PointerType::get(ctx_, 0);
+    llvm::GlobalVariable* slot = m_.getGlobalVariable("ndl_eval_failure");
+    if (!slot)
+      slot = new llvm::GlobalVariable(m_, ptr, false, llvm::GlobalValue::ExternalLinkage, nullptr,
+                                      "ndl_eval_failure");
+    auto* fail = llvm::BasicBlock::Create(ctx_, "eval.fail", fn_);
+    auto* ok = llvm::BasicBlock::Create(ctx_, "eval.ok", fn_);
+    b_.CreateCondBr(bad, fail, ok, llvm::MDBuilder(ctx_).createBranchWeights(1, 1 << 20));
+    b_.SetInsertPoint(fail);
+    llvm::Value* before = b_.CreateLoad(ptr, slot);
+    b_.CreateStore(b_.CreateSelect(b_.CreateIsNull(before), message, before), slot);
+    b_.CreateBr(ok);
     b_.SetInsertPoint(ok);
+  }
+  // a op b on 64-bit integers, an overflow refused as the evaluator refuses it.
+  llvm::Value* checked(llvm::Intrinsic::ID op, llvm::Value* a, llvm::Value* c, const Expr& e) {
+    llvm::Value* r =
+        b_.CreateCall(llvm::Intrinsic::getDeclaration(&m_, op, {i64_}), {a, c});
+    failIf(b_.CreateExtractValue(r, 1), e, "integer overflow");
+    return b_.CreateExtractValue(r, 0);
+  }
+  // d, a dimension of the network, as (radix d), (coord n d) and (neighbor n d x) need it.
+  void checkDim(llvm::Value* d, const Expr& e) {
+    failIf(b_.CreateICmpUGE(d, networkValue(dims_)), e,
+           fmt::format("a dimension the network does not have (it has {}; they are numbered from "
+                       "0)",
+                       net_.radices.size()));
+  }
+  void checkNode(llvm::Value* n, const Expr& e) {
+    failIf(b_.CreateICmpUGE(n, nodes()), e, "a node the network does not have");
   }
 
   // Floor division and modulo, as the compile-time evaluator computes them.
@@ -218,8 +255,10 @@ class Lowerer {
     llvm::Value* code = value(e.kids[0]);
     llvm::Value* base = b_.CreateMul(code, constant(nc));
     llvm::Value* cls = e.kids.size() == 2 ? value(e.kids[1]) : nullptr;
-    // A class outside the routing's classes is caught by the checker's
-    // evaluation of the same routes; here it would only name another bit.
+    if (cls)
+      failIf(b_.CreateICmpUGE(cls, constant(nc)), e,
+             fmt::format("a VC class the routing does not have (it has {} network class{})", nc,
+                         nc == 1 ? "" : "es"));
     llvm::Value* bits = cls ? b_.CreateShl(constant(1), b_.CreateAnd(cls, constant(63)))
                             : constant(nc >= 63 ? INT64_MAX : (int64_t{1} << nc) - 1);
     llvm::Value* inRange = b_.CreateAnd(b_.CreateICmpSGE(code, constant(0)),
@@ -315,16 +354,19 @@ class Lowerer {
 
   // A draw uniform in [0, n): the packet's stream advanced by a SplitMix64
   // step, scaled by a 64x64 -> 128-bit multiply (no division).
-  llvm::Value* randomBelow(llvm::Value* n) {
+  llvm::Value* randomBelow(llvm::Value* n, const Expr& e) {
     llvm::Value* state = b_.CreateAdd(b_.CreateLoad(i64_, rng()), constant(static_cast<int64_t>(0x9E3779B97F4A7C15ULL)));
     b_.CreateStore(state, rng());
     llvm::Value* z = state;
     z = b_.CreateMul(b_.CreateXor(z, b_.CreateLShr(z, constant(30))), constant(static_cast<int64_t>(0xBF58476D1CE4E5B9ULL)));
     z = b_.CreateMul(b_.CreateXor(z, b_.CreateLShr(z, constant(27))), constant(static_cast<int64_t>(0x94D049BB133111EBULL)));
     z = b_.CreateXor(z, b_.CreateLShr(z, constant(31)));
-    // (random n) with n <= 0 has no value: flagged for the header's error
-    // word, and drawn as 0.
-    if (emptyDraw_) {
+    // (random n) with n <= 0 has no value: in an initial value flagged for the header's error
+    // word (which names the field), elsewhere a failure; drawn as 0.
+    if (!emptyDraw_) {
+      failIf(b_.CreateICmpSLE(n, constant(0)), e, "(random n) draws from an empty range");
+      n = b_.CreateSelect(b_.CreateICmpSLE(n, constant(0)), constant(0), n);
+    } else {
       llvm::Value* empty = b_.CreateICmpSLE(n, constant(0));
       b_.CreateStore(b_.CreateOr(b_.CreateLoad(i64_, emptyDraw_), b_.CreateZExt(empty, i64_)),
                      emptyDraw_);
@@ -477,19 +519,18 @@ class Lowerer {
       case Op::Add:
       case Op::Sub:
       case Op::Mul: {
+        const llvm::Intrinsic::ID op = e.op == Op::Add   ? llvm::Intrinsic::sadd_with_overflow
+                                       : e.op == Op::Sub ? llvm::Intrinsic::ssub_with_overflow
+                                                         : llvm::Intrinsic::smul_with_overflow;
         llvm::Value* acc = v(0);
-        for (size_t k = 1; k < e.kids.size(); ++k) {
-          llvm::Value* x = v(k);
-          acc = e.op == Op::Add ? b_.CreateAdd(acc, x)
-                : e.op == Op::Sub ? b_.CreateSub(acc, x)
-                                  : b_.CreateMul(acc, x);
-        }
+        for (size_t k = 1; k < e.kids.size(); ++k) acc = checked(op, acc, v(k), e);
         return acc;
       }
-      case Op::Neg: return b_.CreateNeg(v(0));
+      case Op::Neg: return checked(llvm::Intrinsic::ssub_with_overflow, constant(0), v(0), e);
       case Op::Abs: {
         llvm::Value* x = v(0);
-        return b_.CreateSelect(b_.CreateICmpSLT(x, constant(0)), b_.CreateNeg(x), x);
+        llvm::Value* neg = checked(llvm::Intrinsic::ssub_with_overflow, constant(0), x, e);
+        return b_.CreateSelect(b_.CreateICmpSLT(x, constant(0)), neg, x);
       }
       case Op::Min:
       case Op::Max: {
@@ -505,7 +546,12 @@ class Lowerer {
       case Op::Mod: {
         llvm::Value* a = v(0);
         llvm::Value* n = v(1);
-        guardZero(n);
+        llvm::Value* zero = b_.CreateICmpEQ(n, constant(0));
+        llvm::Value* over = b_.CreateAnd(b_.CreateICmpEQ(a, constant(INT64_MIN)),
+                                         b_.CreateICmpEQ(n, constant(-1)));
+        failIf(zero, e, e.op == Op::Mod ? "mod by zero" : "division by zero");
+        failIf(over, e, "integer overflow");
+        n = b_.CreateSelect(b_.CreateOr(zero, over), constant(1), n);
         return e.op == Op::Mod ? floorMod(a, n) : floorDiv(a, n);
       }
       case Op::Lt: { auto [a, c] = two(); return boolean(b_.CreateICmpSLT(a, c)); }
@@ -519,18 +565,27 @@ class Lowerer {
       case Op::BitOr: { auto [a, c] = two(); return b_.CreateOr(a, c); }
       case Op::BitXor: { auto [a, c] = two(); return b_.CreateXor(a, c); }
       case Op::BitNot: return b_.CreateNot(v(0));
-      case Op::Shl: { auto [a, c] = two(); return b_.CreateShl(a, b_.CreateAnd(c, constant(63))); }
-      case Op::Shr: { auto [a, c] = two(); return b_.CreateLShr(a, b_.CreateAnd(c, constant(63))); }
+      case Op::Shl:
+      case Op::Shr: {
+        auto [a, c] = two();
+        failIf(b_.CreateICmpUGT(c, constant(63)), e, "a shift outside 0 to 63");
+        c = b_.CreateAnd(c, constant(63));
+        return e.op == Op::Shl ? b_.CreateShl(a, c) : b_.CreateLShr(a, c);
+      }
       case Op::Bit: {
         auto [a, c] = two();
+        failIf(b_.CreateICmpUGT(c, constant(63)), e, "a bit index outside 0 to 63");
         return b_.CreateAnd(b_.CreateAShr(a, b_.CreateAnd(c, constant(63))), constant(1));
       }
       case Op::Popcount:
         return b_.CreateCall(llvm::Intrinsic::getDeclaration(&m_, llvm::Intrinsic::ctpop, {i64_}),
                              {v(0)});
-      case Op::LowestSetBit:
+      case Op::LowestSetBit: {
+        llvm::Value* x = v(0);
+        failIf(b_.CreateICmpEQ(x, constant(0)), e, "lowest-set-bit of 0: no bit is set");
         return b_.CreateCall(llvm::Intrinsic::getDeclaration(&m_, llvm::Intrinsic::cttz, {i64_}),
-                             {v(0), b_.getFalse()});
+                             {x, b_.getFalse()});
+      }
       case Op::Sum: {
         // acc = 0; for (i = from; i <= to; ++i) acc += body
         llvm::Value* from = v(0);
@@ -546,7 +601,8 @@ class Lowerer {
         b_.SetInsertPoint(head);
         b_.CreateCondBr(b_.CreateICmpSLE(b_.CreateLoad(i64_, var), to), loop, done);
         b_.SetInsertPoint(loop);
-        b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, acc), value(e.kids[2])), acc);
+        llvm::Value* sum = b_.CreateLoad(i64_, acc);
+        b_.CreateStore(checked(llvm::Intrinsic::sadd_with_overflow, sum, value(e.kids[2]), e), acc);
         b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, var), constant(1)), var);
         b_.CreateBr(head);
         b_.SetInsertPoint(done);
@@ -555,12 +611,21 @@ class Lowerer {
       case Op::NodeCount: return networkValue(nodes_);
       case Op::DimCount: return networkValue(dims_);
       case Op::PortDims: return constant(static_cast<int64_t>(net_.dimUsed.size()));
-      case Op::Radix: return lookup(radices_, net_.radices, v(0));
-      case Op::CoordOf: return coordOf(v(0), v(1));
+      case Op::Radix: {
+        llvm::Value* d = v(0);
+        checkDim(d, e);
+        return lookup(radices_, net_.radices, d);
+      }
+      case Op::CoordOf: {
+        auto [n, d] = two();
+        checkDim(d, e);
+        return coordOf(n, d);
+      }
       case Op::Neighbor: {
         llvm::Value* n = v(0);
         llvm::Value* d = v(1);
         llvm::Value* delta = v(2);
+        checkDim(d, e);
         llvm::Value* c = coordOf(n, d);
         llvm::Value* moved = wrapCoord(b_.CreateAdd(c, delta), d);
         llvm::Value* stride = lookup(strides_, net_.strides, d);
@@ -578,7 +643,9 @@ class Lowerer {
         // Answered by the simulator's port table (generated_entry.cpp).
         llvm::FunctionCallee f = m_.getOrInsertFunction(
             "ndl_peer", llvm::FunctionType::get(i64_, {i64_, i64_}, false));
-        return b_.CreateCall(f, {v(0), v(1)});
+        auto [n, port] = two();
+        checkNode(n, e);
+        return b_.CreateCall(f, {n, port});
       }
       case Op::Distance: {
         if (net_.nodes > static_cast<int64_t>(elab::DistanceTable::kMaxNodes))
@@ -591,11 +658,19 @@ class Lowerer {
         // A table the simulator builds from its port table on first use.
         llvm::FunctionCallee f = m_.getOrInsertFunction(
             "ndl_distance", llvm::FunctionType::get(i64_, {i64_, i64_}, false));
-        return b_.CreateCall(f, {v(0), v(1)});
+        auto [a, c] = two();
+        checkNode(a, e);
+        checkNode(c, e);
+        return b_.CreateCall(f, {a, c});
       }
       case Op::MakePort: {
         llvm::Value* d = v(0);
         llvm::Value* dir = v(1);
+        failIf(b_.CreateOr(b_.CreateICmpUGT(d, constant(0xFFFF)),
+                           b_.CreateAnd(b_.CreateICmpNE(dir, constant(1)),
+                                        b_.CreateICmpNE(dir, constant(-1)))),
+               e, "(port d dir) is not a port: the dimension is 0 or more and the direction +1 "
+                  "or -1");
         return b_.CreateAdd(b_.CreateMul(d, constant(2)),
                             boolean(b_.CreateICmpSGT(dir, constant(0))));
       }
@@ -624,8 +699,8 @@ class Lowerer {
         return acc;
       }
       case Op::RouteSet: return setField(e);
-      case Op::RandomNode: return randomBelow(nodes());
-      case Op::RandomBelow: return randomBelow(v(0));
+      case Op::RandomNode: return randomBelow(nodes(), e);
+      case Op::RandomBelow: return randomBelow(v(0), e);
       case Op::RoutePrefer: {
         llvm::Value* acc = v(0);
         for (size_t k = 1; k < e.kids.size(); ++k) acc = prefer(acc, v(k));
@@ -645,6 +720,8 @@ class Lowerer {
   llvm::IRBuilder<> b_;
   const sema::DefinitionTable& defs_;
   const NetworkConstants& net_;
+  const SourceManager& sources_;  // to name the place of a failure
+  std::map<std::string, llvm::Constant*> messages_;  // failIf's texts, one global each
   llvm::Type* i64_;
   llvm::Type* route_;
   llvm::GlobalVariable* radices_;
@@ -671,7 +748,7 @@ class Lowerer {
 llvm::Function* lowerDefinition(llvm::Module& module, const sema::DefinitionTable& defs,
                                 uint32_t def, const NetworkConstants& network,
                                 DiagnosticEngine& diags) {
-  Lowerer lowerer(module, defs, network);
+  Lowerer lowerer(module, defs, network, diags.sources());
   try {
     llvm::Function* f = lowerer.function(def);
     lowerer.lowerPending();
@@ -688,7 +765,7 @@ llvm::Function* lowerDefinition(llvm::Module& module, const sema::DefinitionTabl
 
 bool lowerHeaderInit(llvm::Module& module, const sema::DefinitionTable& defs, uint32_t def,
                      const NetworkConstants& network, DiagnosticEngine& diags) {
-  Lowerer lowerer(module, defs, network);
+  Lowerer lowerer(module, defs, network, diags.sources());
   try {
     lowerer.headerInit(def);
     lowerer.lowerPending();

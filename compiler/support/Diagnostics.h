@@ -76,6 +76,7 @@ class DiagnosticEngine {
   bool capped() const { return capped_; }
 
   const std::deque<Diagnostic>& diagnostics() const { return diags_; }
+  const SourceManager& sources() const { return sources_; }
 
   // clang-style text: location, severity, message [kind], source line,
   // caret, hint, then the notes.

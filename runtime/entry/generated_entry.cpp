@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -20,7 +21,20 @@ extern "C" ndl::rt::RouteSet ndl_generated_route(const ndl::rt::RouteContext& ct
 uint64_t ndl_generated_header(int32_t src, int32_t dst, uint64_t random, int32_t* error);
 int64_t ndl_generated_select(const ndl::rt::RouteContext& ctx, const ndl::rt::Candidate& c);
 
+// Set by generated code at a value the NDL evaluator refuses (generated_abi.h).
+extern "C" const char* ndl_eval_failure = nullptr;
+
 namespace {
+
+// Stops the run at a failure the generated code recorded; `what` says which call it was in.
+[[noreturn, gnu::noinline, gnu::cold]] void evalFailed(const std::string& what) {
+  const std::string message = what + ": " + ndl_eval_failure;
+  ndl_eval_failure = nullptr;
+  throw ndl::rt::RoutingFailure(message);
+}
+std::string atNode(const ndl::rt::RouteContext& ctx) {
+  return " at node " + std::to_string(ctx.node) + " for destination " + std::to_string(ctx.dest);
+}
 
 // Decoded once in main from the module's compact port table (port_table.h); the routing
 // hooks below only index. g_port_of: a node's local port along (dim, dir), -1 if none;
@@ -253,6 +267,7 @@ extern "C" ndl::rt::RouteSet ndl_generated_route(const ndl::rt::RouteContext& ct
   const bool injected = ctx.in_port == portCount(ctx.node);
   ndl_user_route(id(ctx.node), id(ctx.dest), id(ctx.src), ctx.arrived, injected ? 1 : 0,
                  ctx.in_class, ctx.blocked_for, static_cast<int64_t>(ctx.header), out);
+  if (ndl_eval_failure != nullptr) [[unlikely]] evalFailed("routing" + atNode(ctx));
   const int64_t classes = ndl_params_i64[NDL_P_NumClasses];
   const int32_t vcs = ctx.num_vcs;
   const int16_t* ports = &g_port_of[static_cast<size_t>(ctx.node) * g_port_dims * 2];
@@ -299,15 +314,21 @@ extern "C" ndl::rt::RouteSet ndl_generated_route(const ndl::rt::RouteContext& ct
 int64_t ndl_generated_select(const ndl::rt::RouteContext& ctx, const ndl::rt::Candidate& c) {
   const auto id = [](int32_t node) { return static_cast<int64_t>(static_cast<uint32_t>(node)); };
   const bool injected = ctx.in_port == portCount(ctx.node);
-  return ndl_user_select(id(ctx.node), id(ctx.dest), id(ctx.src), ctx.arrived, injected ? 1 : 0,
-                         ctx.in_class, ctx.blocked_for, c.out_port, c.out_class, c.credits,
-                         c.port_free_vcs, c.port_credits);
+  const int64_t score =
+      ndl_user_select(id(ctx.node), id(ctx.dest), id(ctx.src), ctx.arrived, injected ? 1 : 0,
+                      ctx.in_class, ctx.blocked_for, c.out_port, c.out_class, c.credits,
+                      c.port_free_vcs, c.port_credits);
+  if (ndl_eval_failure != nullptr) [[unlikely]] evalFailed("selection" + atNode(ctx));
+  return score;
 }
 
 // The runtime's hook for a new packet's header fields.
 uint64_t ndl_generated_header(int32_t src, int32_t dst, uint64_t random, int32_t* error) {
   int64_t out[2];
   ndl_user_header_init(src, dst, static_cast<int64_t>(random), out);
+  if (ndl_eval_failure != nullptr) [[unlikely]]
+    evalFailed("the initial header of a packet from node " + std::to_string(src) + " to node " +
+               std::to_string(dst));
   *error = static_cast<int32_t>(out[1]);
   return static_cast<uint64_t>(out[0]);
 }

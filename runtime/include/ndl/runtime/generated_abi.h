@@ -118,6 +118,10 @@ int64_t ndl_user_select(int64_t current, int64_t dest, int64_t source, int64_t a
                         int64_t injected, int64_t in_class, int64_t blocked_for, int64_t out_port,
                         int64_t out_class, int64_t credits, int64_t port_free_vcs,
                         int64_t port_credits);
+// Defined by the entry (generated_entry.cpp): null, or set by generated code to the first
+// place in a call where it met a value the NDL evaluator refuses ("division by zero
+// (r.ndl:4:9)"); the entry then stops the run with it.
+extern const char* ndl_eval_failure;
 // Defined by the entry (generated_entry.cpp) for generated routing code:
 // 1 when `node` has the output port (dim, dir), else 0.
 int64_t ndl_has_port(int64_t node, int64_t dim, int64_t dir);
