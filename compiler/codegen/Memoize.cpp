@@ -16,8 +16,8 @@
 // repeat).
 #include "compiler/codegen/Memoize.h"
 
-#include <llvm/ADT/SCCIterator.h>
-#include <llvm/Analysis/CallGraph.h>
+#include "compiler/codegen/RecursionGuard.h"
+
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -28,20 +28,6 @@
 
 namespace ndl::codegen {
 namespace {
-
-// Functions of the generated routing (internal, named ndl.*) in a call cycle.
-std::set<llvm::Function*> recursiveFunctions(llvm::Module& m) {
-  std::set<llvm::Function*> out;
-  llvm::CallGraph graph(m);
-  for (auto it = llvm::scc_begin(&graph); !it.isAtEnd(); ++it) {
-    const std::vector<llvm::CallGraphNode*>& scc = *it;
-    bool cyclic = scc.size() > 1 || it.hasCycle();
-    if (!cyclic) continue;
-    for (llvm::CallGraphNode* node : scc)
-      if (llvm::Function* f = node->getFunction()) out.insert(f);
-  }
-  return out;
-}
 
 std::vector<llvm::Function*> directCallees(llvm::Function& f) {
   std::vector<llvm::Function*> out;

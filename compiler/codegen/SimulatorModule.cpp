@@ -10,6 +10,8 @@
 #include "compiler/codegen/Lower.h"
 #include "compiler/codegen/Memoize.h"
 #include "compiler/codegen/NetworkTables.h"
+#include "compiler/codegen/RecursionGuard.h"
+#include "compiler/elaborate/Evaluator.h"
 #include "compiler/support/InternalError.h"
 #include "ndl/runtime/generated_abi.h"
 
@@ -178,6 +180,7 @@ std::unique_ptr<llvm::Module> buildSimulatorModule(llvm::LLVMContext& context,
       sb.CreateRet(sb.getInt64(0));
     }
   }
+  guardRecursion(*m, elab::kMaxCallDepth);
   std::string err;
   llvm::raw_string_ostream os(err);
   if (llvm::verifyModule(*m, &os))

@@ -4,6 +4,7 @@
 // version and the build options.
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <pthread.h>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -12,7 +13,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <thread>
 
 #include "compiler/codegen/Codegen.h"
 #include "compiler/codegen/NetworkTables.h"
@@ -58,22 +58,24 @@ class RouteTrace {
     // The routings run on an evaluator of their own, which reports here: code generation may
     // report to the session's diagnostics meanwhile.
     evaluator_.network() = s.result.evaluator->network();
-    thread_ = std::thread([this, &s] {
-      try {
-        checkDeadlock(s.result, diags_, &evaluator_, limits());
-      } catch (...) {
-        failure_ = std::current_exception();  // rethrown by passed(), on the main thread
-      }
-    });
+    session_ = &s;
+    // The stack size is set rather than left to the platform (its default follows the stack
+    // limit): the evaluator nests up to elab::kMaxCallDepth NDL calls of a few frames each,
+    // several times larger under AddressSanitizer, and bounds their bytes only on the main
+    // thread.
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, kStackBytes);
+    started_ = pthread_create(&thread_, &attr, &RouteTrace::run, this) == 0;
+    pthread_attr_destroy(&attr);
+    if (!started_) run(this);  // no thread to be had: analysed here, before code generation
   }
   RouteTrace(const RouteTrace&) = delete;
   RouteTrace& operator=(const RouteTrace&) = delete;
-  ~RouteTrace() {
-    if (thread_.joinable()) thread_.join();
-  }
+  ~RouteTrace() { join(); }
   // Waits for the analysis; false, with the route error printed, when a route fails.
   bool passed() {
-    thread_.join();
+    join();
     if (failure_) std::rethrow_exception(failure_);
     if (!diags_.hasErrors()) return true;
     diags_.printText(std::cerr);
@@ -89,10 +91,26 @@ class RouteTrace {
     l.maxEvalSteps /= 100;
     return l;
   }
+  static constexpr size_t kStackBytes = size_t{64} << 20;
+  static void* run(void* self) {
+    auto* t = static_cast<RouteTrace*>(self);
+    try {
+      checkDeadlock(t->session_->result, t->diags_, &t->evaluator_, limits());
+    } catch (...) {
+      t->failure_ = std::current_exception();  // rethrown by passed(), on the main thread
+    }
+    return nullptr;
+  }
+  void join() {
+    if (started_) pthread_join(thread_, nullptr);
+    started_ = false;
+  }
   DiagnosticEngine diags_;
   elab::Evaluator evaluator_;
+  Session* session_ = nullptr;
   std::exception_ptr failure_;
-  std::thread thread_;
+  pthread_t thread_{};
+  bool started_ = false;
 };
 
 // A simulator that cannot fit this machine's memory is not built: the estimate

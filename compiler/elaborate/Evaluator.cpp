@@ -38,10 +38,9 @@ std::string humanBytes(int64_t nodes) {
   return fmt::format("{:.1f} {}", static_cast<double>(bytes), units[u]);
 }
 
-// Calls nest at most this deep: each one costs a few native stack frames. Instrumented
-// builds (AddressSanitizer) make those frames several times larger, so the native stack
-// the calls take is bounded as well.
-constexpr uint32_t kMaxDepth = 400;
+// Calls nest at most kMaxCallDepth deep: each one costs a few native stack frames.
+// Instrumented builds (AddressSanitizer) make those frames several times larger, so the
+// native stack the calls take is bounded as well.
 constexpr uintptr_t kMaxStackBytes = uintptr_t{4} << 20;  // half the usual 8 MiB main stack
 
 uintptr_t stackAddress() { return reinterpret_cast<uintptr_t>(__builtin_frame_address(0)); }
@@ -188,7 +187,7 @@ Value Evaluator::evalCall(const Expr& e, Value* frame) {
   // by the bytes.
   const uintptr_t here = stackAddress();
   const bool deepStack = here < stackBase_ && stackBase_ - here > kMaxStackBytes;
-  if (++depth_ > kMaxDepth || deepStack)
+  if (++depth_ > kMaxCallDepth || deepStack)
     fail(e, fmt::format("calls nest deeper than {} levels in '{}'; is the recursion missing its "
                         "base case?",
                         depth_ - 1, d.name));

@@ -49,6 +49,9 @@ struct HeaderFieldLayout {
   }
 };
 // At most this many priority tiers (the simulator keeps one mask per tier).
+// Calls of NDL functions nest at most this deep (a recursion missing its base case); the
+// generated simulator bounds its recursive functions the same way (codegen/RecursionGuard.h).
+inline constexpr uint32_t kMaxCallDepth = 400;
 inline constexpr size_t kMaxRouteTiers = 4;
 using RouteTiers = std::vector<std::vector<RouteCandidate>>;
 

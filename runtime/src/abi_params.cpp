@@ -58,6 +58,17 @@ AbiValues copyAbiValues(const int64_t* i64, const double* f64, const char* const
   return v;
 }
 
+namespace {
+
+// A parameter, or a form under another name, that the simulator was compiled for.
+std::string shapesSimulator(std::string_view name) {
+  return fmt::format("{} shapes the simulator itself; change it in the program and rebuild "
+                     "(ndlc run FILE --set ... rebuilds when needed)",
+                     name);
+}
+
+}  // namespace
+
 bool applyAbiParam(AbiValues& values, std::string_view assignment, std::string* error) {
   const size_t eq = assignment.find('=');
   const std::string_view name = assignment.substr(0, eq);
@@ -69,11 +80,7 @@ bool applyAbiParam(AbiValues& values, std::string_view assignment, std::string* 
   if (eq == std::string_view::npos) return fail("expected Name=Value");
   for (const Entry& e : entries()) {
     if (e.name != name) continue;
-    if (!e.runtime) {
-      return fail(fmt::format("{} shapes the simulator itself; change it in the program and "
-                              "rebuild (ndlc run FILE --set ... rebuilds when needed)",
-                              name));
-    }
+    if (!e.runtime) return fail(shapesSimulator(name));
     switch (e.kind) {
       case Kind::kI64: {
         int64_t v = 0;
@@ -100,11 +107,7 @@ bool applyAbiParam(AbiValues& values, std::string_view assignment, std::string* 
   // Forms of the program that shape the simulator under other names than its parameters.
   for (std::string_view form : {"DeadlockHandling", "RoutingAlgorithm", "Topology",
                                 "RecoveryTimeout"}) {
-    if (name == form) {
-      return fail(fmt::format("{} shapes the simulator itself; change it in the program and "
-                              "rebuild (ndlc run FILE --set ... rebuilds when needed)",
-                              name));
-    }
+    if (name == form) return fail(shapesSimulator(name));
   }
   return fail("not a parameter of NDL simulators (see --help)");
 }
