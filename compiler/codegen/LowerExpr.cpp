@@ -10,8 +10,10 @@
 #include <algorithm>
 #include <map>
 
+#include "compiler/codegen/EvalFailure.h"
 #include "compiler/codegen/Lower.h"
 #include "compiler/elaborate/Distances.h"
+#include "compiler/elaborate/Evaluator.h"
 #include "compiler/support/InternalError.h"
 #include "compiler/support/SourceManager.h"
 
@@ -158,17 +160,11 @@ class Lowerer {
                   : std::string(what);
     llvm::Constant*& message = messages_[text];
     if (!message) message = b_.CreateGlobalStringPtr(text, "ndl.eval.failure");
-    auto* ptr = llvm::PointerType::get(ctx_, 0);
-    llvm::GlobalVariable* slot = m_.getGlobalVariable("ndl_eval_failure");
-    if (!slot)
-      slot = new llvm::GlobalVariable(m_, ptr, false, llvm::GlobalValue::ExternalLinkage, nullptr,
-                                      "ndl_eval_failure");
     auto* fail = llvm::BasicBlock::Create(ctx_, "eval.fail", fn_);
     auto* ok = llvm::BasicBlock::Create(ctx_, "eval.ok", fn_);
     b_.CreateCondBr(bad, fail, ok, llvm::MDBuilder(ctx_).createBranchWeights(1, 1 << 20));
     b_.SetInsertPoint(fail);
-    llvm::Value* before = b_.CreateLoad(ptr, slot);
-    b_.CreateStore(b_.CreateSelect(b_.CreateIsNull(before), message, before), slot);
+    recordFailure(b_, m_, message);
     b_.CreateBr(ok);
     b_.SetInsertPoint(ok);
   }
@@ -270,14 +266,23 @@ class Lowerer {
   }
 
   // (prefer a b): a's tiers up to its last non-empty one, then b's; at most
-  // four tiers (the compile-time evaluator reports more). Header writes move
+  // four tiers, as the compile-time evaluator refuses more. Header writes move
   // with their tiers.
-  llvm::Value* prefer(llvm::Value* a, llvm::Value* c) {
-    llvm::Value* used = constant(0);  // tiers of a up to its last non-empty one
-    for (unsigned t = 0; t < 4; ++t) {
-      llvm::Value* nonEmpty = b_.CreateICmpNE(b_.CreateExtractValue(a, t), constant(0));
-      used = b_.CreateSelect(nonEmpty, constant(t + 1), used);
-    }
+  llvm::Value* prefer(llvm::Value* a, llvm::Value* c, const Expr& e) {
+    // Tiers of a route up to its last non-empty one.
+    auto tiers = [&](llvm::Value* r) {
+      llvm::Value* n = constant(0);
+      for (unsigned t = 0; t < 4; ++t) {
+        llvm::Value* nonEmpty = b_.CreateICmpNE(b_.CreateExtractValue(r, t), constant(0));
+        n = b_.CreateSelect(nonEmpty, constant(t + 1), n);
+      }
+      return n;
+    };
+    llvm::Value* used = tiers(a);
+    llvm::Value* more = tiers(c);
+    failIf(b_.CreateAnd(b_.CreateICmpNE(more, constant(0)),
+                        b_.CreateICmpSGT(b_.CreateAdd(used, more), constant(4))),
+           e, "a route of more than 4 priority tiers (the simulator keeps at most 4)");
     llvm::Value* out = mergeWrites(a, c, c);
     // Tier t is a's when t < used, else c's tier t - used; so are the write
     // masks of each field (index(t) names tier t's word).
@@ -590,7 +595,12 @@ class Lowerer {
         // acc = 0; for (i = from; i <= to; ++i) acc += body
         llvm::Value* from = v(0);
         llvm::Value* to = v(1);
-        llvm::Value* acc = b_.CreateAlloca(i64_, nullptr, "sum");
+        // In the entry block: an alloca here would take stack on every run of an enclosing loop.
+        llvm::AllocaInst* acc = nullptr;
+        {
+          llvm::IRBuilder<> eb(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
+          acc = eb.CreateAlloca(i64_, nullptr, "sum");
+        }
         llvm::AllocaInst* var = slot(static_cast<uint32_t>(e.i), sema::Type::Int);
         b_.CreateStore(constant(0), acc);
         b_.CreateStore(from, var);
@@ -599,11 +609,20 @@ class Lowerer {
         auto* done = llvm::BasicBlock::Create(ctx_, "sum.end", fn_);
         b_.CreateBr(head);
         b_.SetInsertPoint(head);
-        b_.CreateCondBr(b_.CreateICmpSLE(b_.CreateLoad(i64_, var), to), loop, done);
+        // Each iteration is a step of the call's budget, as in the evaluator; after a failure
+        // (the budget, an overflow of the sum or of the index) the loop stops.
+        b_.CreateCondBr(b_.CreateAnd(b_.CreateICmpSLE(b_.CreateLoad(i64_, var), to),
+                                     b_.CreateNot(failed(b_, m_))),
+                        loop, done);
         b_.SetInsertPoint(loop);
+        failIf(countStep(b_, m_, elab::kMaxSimulatorSteps), e,
+               fmt::format("evaluation takes more than {} steps (iterations of sum, calls of "
+                           "recursive functions); is a loop bound wrong?",
+                           elab::kMaxSimulatorSteps));
         llvm::Value* sum = b_.CreateLoad(i64_, acc);
         b_.CreateStore(checked(llvm::Intrinsic::sadd_with_overflow, sum, value(e.kids[2]), e), acc);
-        b_.CreateStore(b_.CreateAdd(b_.CreateLoad(i64_, var), constant(1)), var);
+        llvm::Value* i = b_.CreateLoad(i64_, var);
+        b_.CreateStore(checked(llvm::Intrinsic::sadd_with_overflow, i, constant(1), e), var);
         b_.CreateBr(head);
         b_.SetInsertPoint(done);
         return b_.CreateLoad(i64_, acc);
@@ -616,16 +635,17 @@ class Lowerer {
         checkDim(d, e);
         return lookup(radices_, net_.radices, d);
       }
+      // The dimension first, as the evaluator takes it: the first failure is the same.
       case Op::CoordOf: {
-        auto [n, d] = two();
+        llvm::Value* d = v(1);
         checkDim(d, e);
-        return coordOf(n, d);
+        return coordOf(v(0), d);
       }
       case Op::Neighbor: {
-        llvm::Value* n = v(0);
         llvm::Value* d = v(1);
-        llvm::Value* delta = v(2);
         checkDim(d, e);
+        llvm::Value* n = v(0);
+        llvm::Value* delta = v(2);
         llvm::Value* c = coordOf(n, d);
         llvm::Value* moved = wrapCoord(b_.CreateAdd(c, delta), d);
         llvm::Value* stride = lookup(strides_, net_.strides, d);
@@ -703,7 +723,7 @@ class Lowerer {
       case Op::RandomBelow: return randomBelow(v(0), e);
       case Op::RoutePrefer: {
         llvm::Value* acc = v(0);
-        for (size_t k = 1; k < e.kids.size(); ++k) acc = prefer(acc, v(k));
+        for (size_t k = 1; k < e.kids.size(); ++k) acc = prefer(acc, v(k), e);
         return acc;
       }
       case Op::PortDim: return b_.CreateAShr(v(0), constant(1));

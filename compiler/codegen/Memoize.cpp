@@ -16,8 +16,6 @@
 // repeat).
 #include "compiler/codegen/Memoize.h"
 
-#include "compiler/codegen/RecursionGuard.h"
-
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -25,6 +23,8 @@
 
 #include <set>
 #include <vector>
+
+#include "compiler/codegen/RecursionGuard.h"
 
 namespace ndl::codegen {
 namespace {

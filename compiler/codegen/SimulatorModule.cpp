@@ -180,7 +180,9 @@ std::unique_ptr<llvm::Module> buildSimulatorModule(llvm::LLVMContext& context,
       sb.CreateRet(sb.getInt64(0));
     }
   }
-  guardRecursion(*m, elab::kMaxCallDepth);
+  // Tail calls become jumps in the -O2 and -O3 pipelines (TailCallElimPass).
+  guardRecursion(*m, elab::kMaxCallDepth, elab::kMaxSimulatorSteps,
+                 options.optimize && options.optLevel >= 2);
   std::string err;
   llvm::raw_string_ostream os(err);
   if (llvm::verifyModule(*m, &os))

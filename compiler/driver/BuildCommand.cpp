@@ -61,8 +61,7 @@ class RouteTrace {
     session_ = &s;
     // The stack size is set rather than left to the platform (its default follows the stack
     // limit): the evaluator nests up to elab::kMaxCallDepth NDL calls of a few frames each,
-    // several times larger under AddressSanitizer, and bounds their bytes only on the main
-    // thread.
+    // several times larger under AddressSanitizer, in up to 4 MiB of stack.
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, kStackBytes);
@@ -150,19 +149,32 @@ fs::path cacheRoot() {
   return fs::temp_directory_path() / "ndl-cache";
 }
 
+// Where each node of a definition starts: a simulator names the place of a value its routing
+// refuses ("division by zero (r.ndl:15:15)"), so a definition moved or reformatted is
+// another simulator.
+void appendPlaces(const SourceManager& sources, const ast::Node& n, std::string& out) {
+  if (n.range.valid())
+    out += fmt::format("{}:{}:{} ", sources.name(n.range.file), n.range.line, n.range.col);
+  for (const ast::Node& k : n.children) appendPlaces(sources, k, out);
+}
+
 // The cache key: everything that can change the simulator's code. That is the program's
-// definitions (every form but the parameter forms, as parsed: comments and layout do not
-// count) and the tables without the values a simulator takes with --param
+// definitions (every form but the parameter forms, as parsed, and where each of their
+// expressions stands: a comment or a blank line counts only where it moves a definition) and the tables without the values a simulator takes with --param
 // (structuralKey). Parameter forms act only through the tables, and `ndlc run` passes every
 // --param value, so runs that differ only there (a load sweep, `--set MessageCreationRate=`,
 // the same edit in the file) share one build.
-std::string cacheKey(const BuildOptions& o, const ast::Program& p,
+std::string cacheKey(const BuildOptions& o, const SourceManager& sources, const ast::Program& p,
                      const codegen::SimulatorTables& tables) {
   std::string material = fmt::format("ndlc {} O{} unspecialized={} stdlib={}\n", NDL_VERSION,
                                      o.optLevel, o.unspecialized, o.pipeline.stdlibDir.string());
   for (const ast::Module& m : p.modules)
     for (const ast::Node& form : m.forms)
-      if (!sema::findForm(form.head())) material += ast::print(form) + "\n";
+      if (!sema::findForm(form.head())) {
+        material += ast::print(form) + "\n";
+        appendPlaces(sources, form, material);
+        material += "\n";
+      }
   material += codegen::structuralKey(tables);
   // The simulator runtime the build links: a rebuilt NDL invalidates the cache.
   for (const std::string& f : codegen::runtimeFiles()) {
@@ -210,7 +222,7 @@ int runRun(const BuildOptions& o, const std::vector<std::string>& simArgs) {
   // does not carry them; the build computes its own tables with them.
   const codegen::SimulatorTables tables =
       codegen::makeTables(*r.checked, *r.network, /*distances=*/false);
-  const std::string key = cacheKey(o, *r.program, tables);
+  const std::string key = cacheKey(o, session.sources, *r.program, tables);
   fs::path dir = cacheRoot() / key;
   fs::path sim = dir / "simulator";
   fs::path done = dir / "complete";  // written last: an entry without it is rebuilt

@@ -53,7 +53,7 @@ constexpr size_t kMaxLists = 1 << 20;
 // so an input that reaches it costs the fuzzer a fraction of a second, not a minute.
 constexpr uint64_t kMaxSteps = uint64_t{1} << 20;
 #else
-constexpr uint64_t kMaxSteps = uint64_t{1} << 28;
+constexpr uint64_t kMaxSteps = kMaxSimulatorSteps;
 #endif
 
 int64_t floorMod(int64_t a, int64_t b) {

@@ -48,10 +48,14 @@ struct HeaderFieldLayout {
     return static_cast<int64_t>(((header & mask()) >> offset) + static_cast<uint64_t>(lo));
   }
 };
-// At most this many priority tiers (the simulator keeps one mask per tier).
 // Calls of NDL functions nest at most this deep (a recursion missing its base case); the
 // generated simulator bounds its recursive functions the same way (codegen/RecursionGuard.h).
 inline constexpr uint32_t kMaxCallDepth = 400;
+// Loop iterations and calls of one evaluation in the checker (2^28; less in fuzzing builds),
+// and of one routing, selection or initial header in a simulator, which counts the
+// iterations of `sum` and the calls of recursive functions (codegen/RecursionGuard.h).
+inline constexpr uint64_t kMaxSimulatorSteps = uint64_t{1} << 28;
+// At most this many priority tiers (the simulator keeps one mask per tier).
 inline constexpr size_t kMaxRouteTiers = 4;
 using RouteTiers = std::vector<std::vector<RouteCandidate>>;
 

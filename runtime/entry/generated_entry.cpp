@@ -23,6 +23,7 @@ int64_t ndl_generated_select(const ndl::rt::RouteContext& ctx, const ndl::rt::Ca
 
 // Set by generated code at a value the NDL evaluator refuses (generated_abi.h).
 extern "C" const char* ndl_eval_failure = nullptr;
+extern "C" uint64_t ndl_eval_steps = 0;
 
 namespace {
 
@@ -265,6 +266,7 @@ extern "C" ndl::rt::RouteSet ndl_generated_route(const ndl::rt::RouteContext& ct
   // Tiers, error word, and 5 words per header field (generated_abi.h).
   int64_t out[5 + 5 * ndl::rt::kMaxHeaderWrites];
   const bool injected = ctx.in_port == portCount(ctx.node);
+  ndl_eval_steps = 0;
   ndl_user_route(id(ctx.node), id(ctx.dest), id(ctx.src), ctx.arrived, injected ? 1 : 0,
                  ctx.in_class, ctx.blocked_for, static_cast<int64_t>(ctx.header), out);
   if (ndl_eval_failure != nullptr) [[unlikely]] evalFailed("routing" + atNode(ctx));
@@ -314,6 +316,7 @@ extern "C" ndl::rt::RouteSet ndl_generated_route(const ndl::rt::RouteContext& ct
 int64_t ndl_generated_select(const ndl::rt::RouteContext& ctx, const ndl::rt::Candidate& c) {
   const auto id = [](int32_t node) { return static_cast<int64_t>(static_cast<uint32_t>(node)); };
   const bool injected = ctx.in_port == portCount(ctx.node);
+  ndl_eval_steps = 0;
   const int64_t score =
       ndl_user_select(id(ctx.node), id(ctx.dest), id(ctx.src), ctx.arrived, injected ? 1 : 0,
                       ctx.in_class, ctx.blocked_for, c.out_port, c.out_class, c.credits,
@@ -325,6 +328,7 @@ int64_t ndl_generated_select(const ndl::rt::RouteContext& ctx, const ndl::rt::Ca
 // The runtime's hook for a new packet's header fields.
 uint64_t ndl_generated_header(int32_t src, int32_t dst, uint64_t random, int32_t* error) {
   int64_t out[2];
+  ndl_eval_steps = 0;
   ndl_user_header_init(src, dst, static_cast<int64_t>(random), out);
   if (ndl_eval_failure != nullptr) [[unlikely]]
     evalFailed("the initial header of a packet from node " + std::to_string(src) + " to node " +

@@ -122,6 +122,9 @@ int64_t ndl_user_select(int64_t current, int64_t dest, int64_t source, int64_t a
 // place in a call where it met a value the NDL evaluator refuses ("division by zero
 // (r.ndl:4:9)"); the entry then stops the run with it.
 extern const char* ndl_eval_failure;
+// The steps (iterations of `sum`, calls of recursive functions) of the call under way: the
+// entry sets it to 0 before each call, generated code stops past 2^28 as the evaluator does.
+extern uint64_t ndl_eval_steps;
 // Defined by the entry (generated_entry.cpp) for generated routing code:
 // 1 when `node` has the output port (dim, dir), else 0.
 int64_t ndl_has_port(int64_t node, int64_t dim, int64_t dir);
