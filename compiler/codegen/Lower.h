@@ -50,12 +50,12 @@ struct NetworkConstants {
 // masks (one per tier: the candidates that write it) and the value written
 // (already shifted into place). Error word: 0, or kind << 8 | field with
 // kind 1 = a value outside the field's range, 2 = two values for the field
-// in one route, 3 = a random draw from an empty range (header initial values).
+// in one route.
 inline constexpr unsigned kRouteError = 4;
 inline constexpr unsigned routeFieldMask(unsigned field, unsigned tier) { return 5 + field * 5 + tier; }
 inline constexpr unsigned routeFieldValue(unsigned field) { return 5 + field * 5 + 4; }
 inline constexpr unsigned routeWords(size_t fields) { return 5 + static_cast<unsigned>(fields) * 5; }
-inline constexpr int64_t kHeaderOutOfRange = 1, kHeaderTwoValues = 2, kHeaderEmptyDraw = 3;
+inline constexpr int64_t kHeaderOutOfRange = 1, kHeaderTwoValues = 2;
 
 // Lowers definition `def` and every definition it calls into `module` as
 // internal functions taking and returning i64 (Bool 0/1, Port dim*2+(dir>0))
@@ -69,10 +69,10 @@ llvm::Function* lowerDefinition(llvm::Module& module, const sema::DefinitionTabl
                                 DiagnosticEngine& diags);
 
 // Lowers the initial values of routing `def`'s header fields as
-// void ndl_user_header_init(i64 source, i64 dest, i64 random, ptr out):
-// out[0] the packed header, out[1] an error word as a route's (kind 1: an
-// initial value outside its field's range). `random` seeds the packet's
-// draws of (random-node) and (random n).
+// i64 ndl_user_header_init(i64 source, i64 dest, i64 random), the packed
+// header; `random` seeds the packet's draws of (random-node) and (random n).
+// A value outside its field's range or an empty draw is a failure
+// (ndl_eval_failure) placed in the source.
 bool lowerHeaderInit(llvm::Module& module, const sema::DefinitionTable& defs, uint32_t def,
                      const NetworkConstants& network, DiagnosticEngine& diags);
 

@@ -152,9 +152,9 @@ class Lowerer {
   // holds, the generated code records the first such place of the call in ndl_eval_failure
   // (generated_abi.h) and goes on with a harmless value, and the runtime stops the run with
   // the message once the call returns.
-  void failIf(llvm::Value* bad, const Expr& e, std::string_view what) {
+  void failIf(llvm::Value* bad, const Expr& e, std::string_view what) { failIf(bad, e.range, what); }
+  void failIf(llvm::Value* bad, const SourceRange& r, std::string_view what) {
     if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(bad); c && c->isZero()) return;
-    const SourceRange& r = e.range;
     const std::string text =
         r.valid() ? fmt::format("{} ({}:{}:{})", what, sources_.name(r.file), r.line, r.col)
                   : std::string(what);
@@ -366,24 +366,13 @@ class Lowerer {
     z = b_.CreateMul(b_.CreateXor(z, b_.CreateLShr(z, constant(30))), constant(static_cast<int64_t>(0xBF58476D1CE4E5B9ULL)));
     z = b_.CreateMul(b_.CreateXor(z, b_.CreateLShr(z, constant(27))), constant(static_cast<int64_t>(0x94D049BB133111EBULL)));
     z = b_.CreateXor(z, b_.CreateLShr(z, constant(31)));
-    // (random n) with n <= 0 has no value: in an initial value flagged for the header's error
-    // word (which names the field), elsewhere a failure; drawn as 0.
-    if (!emptyDraw_) {
-      failIf(b_.CreateICmpSLE(n, constant(0)), e, "(random n) draws from an empty range");
-      n = b_.CreateSelect(b_.CreateICmpSLE(n, constant(0)), constant(0), n);
-    } else {
-      llvm::Value* empty = b_.CreateICmpSLE(n, constant(0));
-      b_.CreateStore(b_.CreateOr(b_.CreateLoad(i64_, emptyDraw_), b_.CreateZExt(empty, i64_)),
-                     emptyDraw_);
-      n = b_.CreateSelect(empty, constant(0), n);
-    }
+    // (random n) with n <= 0 has no value: a failure, drawn as 0.
+    failIf(b_.CreateICmpSLE(n, constant(0)), e, "(random n) draws from an empty range");
+    n = b_.CreateSelect(b_.CreateICmpSLE(n, constant(0)), constant(0), n);
     llvm::Type* i128 = llvm::Type::getInt128Ty(ctx_);
     llvm::Value* wide = b_.CreateMul(b_.CreateZExt(z, i128), b_.CreateZExt(n, i128));
     return b_.CreateTrunc(b_.CreateLShr(wide, llvm::ConstantInt::get(i128, 64)), i64_);
   }
-  // While a header's initial values are lowered: an i64 slot set to 1 when
-  // a (random n) draws with n <= 0.
-  llvm::Value* emptyDraw_ = nullptr;
   llvm::GlobalVariable* rng() {
     if (!rng_)
       rng_ = new llvm::GlobalVariable(m_, i64_, false, llvm::GlobalValue::InternalLinkage,
@@ -393,11 +382,10 @@ class Lowerer {
   llvm::Value* nodes() { return networkValue(nodes_); }
 
  public:
-  // void ndl_user_header_init(i64 source, i64 dest, i64 random, ptr out).
+  // i64 ndl_user_header_init(i64 source, i64 dest, i64 random): the packed header.
   void headerInit(uint32_t index) {
     const sema::Definition& d = defs_.defs[index];
-    auto* ptr = llvm::PointerType::get(ctx_, 0);
-    auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx_), {i64_, i64_, i64_, ptr}, false);
+    auto* type = llvm::FunctionType::get(i64_, {i64_, i64_, i64_}, false);
     llvm::Function* f = llvm::Function::Create(type, llvm::Function::ExternalLinkage,
                                                "ndl_user_header_init", m_);
     b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", f));
@@ -411,30 +399,23 @@ class Lowerer {
     for (uint32_t k = 0; k < sema::kRoutingParams; ++k)
       b_.CreateStore(params[k], slot(k, d.params[k].type));
     b_.CreateStore(f->getArg(2), rng());
-    emptyDraw_ = b_.CreateAlloca(i64_, nullptr, "empty.draw");
     llvm::Value* header = constant(0);
-    llvm::Value* err = constant(0);
     for (unsigned i = 0; i < d.headerFields.size(); ++i) {
       const NetworkConstants::Field& field = net_.header.at(i);
       const sema::HeaderFieldDecl& decl = d.headerFields[i];
-      b_.CreateStore(constant(0), emptyDraw_);
       llvm::Value* x = decl.init ? value(*decl.init)
                        : decl.type == sema::Type::Node ? f->getArg(0)
                                                        : constant(field.lo);
-      llvm::Value* empty = truth(b_.CreateLoad(i64_, emptyDraw_));
-      llvm::Value* outside = b_.CreateOr(b_.CreateICmpSLT(x, constant(field.lo)),
-                                         b_.CreateICmpSGT(x, constant(field.hi)));
-      llvm::Value* none = b_.CreateICmpEQ(err, constant(0));
-      err = b_.CreateSelect(b_.CreateAnd(empty, none), constant(kHeaderEmptyDraw << 8 | i),
-                            b_.CreateSelect(b_.CreateAnd(outside, none),
-                                            constant(kHeaderOutOfRange << 8 | i), err));
+      // Placed at the declaration, as the checker's evaluator places it.
+      failIf(b_.CreateOr(b_.CreateICmpSLT(x, constant(field.lo)),
+                         b_.CreateICmpSGT(x, constant(field.hi))),
+             decl.form,
+             fmt::format("the initial value of header field '{}' is outside its range {}..{}",
+                         decl.name, field.lo, field.hi));
       b_.CreateStore(x, slot(sema::kRoutingParams + i, decl.type));
       header = b_.CreateOr(header, pack(field, x));
     }
-    b_.CreateAlignedStore(header, f->getArg(3), llvm::Align(8));
-    b_.CreateAlignedStore(err, b_.CreateConstGEP1_64(i64_, f->getArg(3), 1), llvm::Align(8));
-    b_.CreateRetVoid();
-    emptyDraw_ = nullptr;
+    b_.CreateRet(header);
     std::string msg;
     llvm::raw_string_ostream os(msg);
     if (llvm::verifyFunction(*f, &os))

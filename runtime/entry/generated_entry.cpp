@@ -18,7 +18,7 @@
 #include "ndl/runtime/simulator_main.h"
 
 extern "C" ndl::rt::RouteSet ndl_generated_route(const ndl::rt::RouteContext& ctx);
-uint64_t ndl_generated_header(int32_t src, int32_t dst, uint64_t random, int32_t* error);
+uint64_t ndl_generated_header(int32_t src, int32_t dst, uint64_t random);
 int64_t ndl_generated_select(const ndl::rt::RouteContext& ctx, const ndl::rt::Candidate& c);
 
 // Set by generated code at a value the NDL evaluator refuses (generated_abi.h).
@@ -326,15 +326,13 @@ int64_t ndl_generated_select(const ndl::rt::RouteContext& ctx, const ndl::rt::Ca
 }
 
 // The runtime's hook for a new packet's header fields.
-uint64_t ndl_generated_header(int32_t src, int32_t dst, uint64_t random, int32_t* error) {
-  int64_t out[2];
+uint64_t ndl_generated_header(int32_t src, int32_t dst, uint64_t random) {
   ndl_eval_steps = 0;
-  ndl_user_header_init(src, dst, static_cast<int64_t>(random), out);
+  const int64_t header = ndl_user_header_init(src, dst, static_cast<int64_t>(random));
   if (ndl_eval_failure != nullptr) [[unlikely]]
     evalFailed("the initial header of a packet from node " + std::to_string(src) + " to node " +
                std::to_string(dst));
-  *error = static_cast<int32_t>(out[1]);
-  return static_cast<uint64_t>(out[0]);
+  return static_cast<uint64_t>(header);
 }
 
 int main(int argc, char** argv) {

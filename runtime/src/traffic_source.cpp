@@ -1,7 +1,6 @@
 // Message creation, injection queues and packetization.
 #include "ndl/runtime/traffic_source.h"
 
-#include <fmt/format.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -128,22 +127,7 @@ uint64_t TrafficSources::initialHeader(Source& s, const Packet& p) const {
   uint64_t key = (static_cast<uint64_t>(p.src) << 40) ^ s.packets_made++;
   uint64_t state = params_.seed ^ splitMix64(key);
   const uint64_t random = splitMix64(state);
-  int32_t error = 0;
-  const uint64_t header = params_.header_init(p.src, p.dst, random, &error);
-  if (error != 0) {
-    const int32_t f = error & 0xff;
-    const auto& field = params_.header_fields.at(static_cast<size_t>(f));
-    if ((error >> 8) == kHeaderEmptyDraw)
-      throw RoutingFailure(fmt::format(
-          "the initial value of header field '{}' for a packet from node {} to node {} draws "
-          "(random n) with n <= 0",
-          field.name, p.src, p.dst));
-    throw RoutingFailure(fmt::format(
-        "the initial value of header field '{}' for a packet from node {} to node {} is outside "
-        "its range {}..{}",
-        field.name, p.src, p.dst, field.lo, field.hi));
-  }
-  return header;
+  return params_.header_init(p.src, p.dst, random);
 }
 
 void TrafficSources::inject(int32_t r, int64_t c, PacketStore& store, Statistics& stats,

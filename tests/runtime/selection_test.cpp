@@ -63,7 +63,7 @@ TEST(Rerouting, AnIdleHeaderIsRoutedOncePerHop) {
   EXPECT_EQ(g_seen.max_blocked, 0u);
 }
 
-uint64_t zeroHeader(int32_t, int32_t, uint64_t, int32_t*) { return 0; }
+uint64_t zeroHeader(int32_t, int32_t, uint64_t) { return 0; }
 
 // Waiting headers (docs/routing.md): with the waits at which the routing's answer may change
 // (SimParams::wait_breaks), a header found blocked is routed again only at those or when one

@@ -74,7 +74,7 @@ class RoutingFailure : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-inline constexpr int32_t kHeaderOutOfRange = 1, kHeaderTwoValues = 2, kHeaderEmptyDraw = 3;
+inline constexpr int32_t kHeaderOutOfRange = 1, kHeaderTwoValues = 2;
 
 using RouteFn = RouteSet (*)(const RouteContext&);
 
@@ -90,8 +90,8 @@ struct Candidate {
 };
 using SelectFn = int64_t (*)(const RouteContext&, const Candidate&);
 
-// The header of a new packet from src to dst; `random` seeds its draws. Returns the header, or
-// sets *error (as RouteSet::header_error).
-using HeaderInitFn = uint64_t (*)(int32_t src, int32_t dst, uint64_t random, int32_t* error);
+// The header of a new packet from src to dst; `random` seeds its draws. Throws RoutingFailure
+// for a value the routing refuses (one outside its field's range, an empty draw).
+using HeaderInitFn = uint64_t (*)(int32_t src, int32_t dst, uint64_t random);
 
 }  // namespace ndl::rt

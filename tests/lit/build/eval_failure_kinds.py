@@ -1,0 +1,32 @@
+"""eval_failure_kinds.py SIM WORKDIR: runs the simulator built from eval_failure_kinds.ndl
+once per destination 1 to 13, each with a pattern of one message from node 0 to it and no
+synthetic traffic. Destinations 1 to 12 reach one refused value each: every run must stop
+with status routing_error, exit code 3, its results written, and every message accounted
+for; destination 13 is routed normally and delivered. Prints each run's failure line."""
+import json
+import os
+import subprocess
+import sys
+
+sim, work = sys.argv[1], sys.argv[2]
+os.makedirs(work, exist_ok=True)
+failed = False
+for dest in range(1, 14):
+    cpf, out = os.path.join(work, f"to{dest}.cpf"), os.path.join(work, f"to{dest}.json")
+    with open(cpf, "w") as f:
+        f.write(f"nodes 256\nnode 0\n  send {dest} 256bit\nnode {dest}\n  recv 0\n")
+    p = subprocess.run([sim, "--quiet", "--json", out, "--param", "CreationRate=0",
+                        "--param", f"PatternFile={cpf}"], capture_output=True, text=True)
+    with open(out) as f:
+        r = json.load(f)
+    m = r["messages"]
+    accounted = m["created"] == m["delivered"] + m["dropped"] + m["refused"] + m["in_flight"]
+    expect = (0, "ok", 1) if dest == 13 else (3, "routing_error", 0)
+    got = (p.returncode, r["status"], m["delivered"])
+    if got != expect or r["exit_code"] != expect[0] or m["created"] != 1 or not accounted:
+        print(f"FAIL to {dest}: exit, status, delivered {got} (expected {expect}), "
+              f"messages {m}\n{p.stderr}")
+        failed = True
+    lines = [l for l in p.stderr.splitlines() if l.startswith("ndl: routing failure")]
+    print(f"to {dest}: {lines[0] if lines else r['status']}")
+sys.exit(1 if failed else 0)
