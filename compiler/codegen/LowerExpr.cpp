@@ -406,12 +406,14 @@ class Lowerer {
       llvm::Value* x = decl.init ? value(*decl.init)
                        : decl.type == sema::Type::Node ? f->getArg(0)
                                                        : constant(field.lo);
-      // Placed at the declaration, as the checker's evaluator places it.
-      failIf(b_.CreateOr(b_.CreateICmpSLT(x, constant(field.lo)),
-                         b_.CreateICmpSGT(x, constant(field.hi))),
-             decl.form,
-             fmt::format("the initial value of header field '{}' is outside its range {}..{}",
-                         decl.name, field.lo, field.hi));
+      // Placed at the declaration, as the checker's evaluator places it. A default (the
+      // source, or lo) is in range.
+      if (decl.init)
+        failIf(b_.CreateOr(b_.CreateICmpSLT(x, constant(field.lo)),
+                           b_.CreateICmpSGT(x, constant(field.hi))),
+               decl.form,
+               fmt::format("the initial value of header field '{}' is outside its range {}..{}",
+                           decl.name, field.lo, field.hi));
       b_.CreateStore(x, slot(sema::kRoutingParams + i, decl.type));
       header = b_.CreateOr(header, pack(field, x));
     }

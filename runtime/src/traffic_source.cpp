@@ -1,7 +1,6 @@
 // Message creation, injection queues and packetization.
 #include "ndl/runtime/traffic_source.h"
 
-
 #include <algorithm>
 #include <stdexcept>
 #include <cmath>

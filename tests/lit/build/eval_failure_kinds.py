@@ -1,17 +1,20 @@
 """eval_failure_kinds.py SIM WORKDIR: runs the simulator built from eval_failure_kinds.ndl
-once per destination 1 to 13, each with a pattern of one message from node 0 to it and no
-synthetic traffic. Destinations 1 to 12 reach one refused value each: every run must stop
-with status routing_error, exit code 3, its results written, and every message accounted
-for; destination 13 is routed normally and delivered. Prints each run's failure line."""
+once per destination 1 to 14, each with a pattern of one message from node 0 to it and no
+synthetic traffic. Destinations 1 to 12 and 14 reach refused values: every run must stop
+with status routing_error, exit code 3, its results written (each run's own: the files of
+an earlier run are removed first), and every message accounted for; destination 13 is
+routed normally and delivered. Prints each run's failure line."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 
 sim, work = sys.argv[1], sys.argv[2]
-os.makedirs(work, exist_ok=True)
+shutil.rmtree(work, ignore_errors=True)
+os.makedirs(work)
 failed = False
-for dest in range(1, 14):
+for dest in range(1, 15):
     cpf, out = os.path.join(work, f"to{dest}.cpf"), os.path.join(work, f"to{dest}.json")
     with open(cpf, "w") as f:
         f.write(f"nodes 256\nnode 0\n  send {dest} 256bit\nnode {dest}\n  recv 0\n")

@@ -109,7 +109,8 @@ void ndl_user_route(int64_t current, int64_t dest, int64_t source, int64_t arriv
                     int64_t injected, int64_t in_class, int64_t blocked_for, int64_t header,
                     int64_t* out);
 // The header of a new packet, its fields packed; `random` seeds the packet's
-// draws. A value outside a field's range is a failure (ndl_eval_failure).
+// draws. Any value the evaluator refuses, one outside a field's range
+// included, is a failure (ndl_eval_failure).
 int64_t ndl_user_header_init(int64_t source, int64_t dest, int64_t random);
 // The score of a free candidate under a selection written in NDL (Selection
 // 4): the routing's arguments but the header, then the candidate's port code

@@ -91,7 +91,8 @@ struct Candidate {
 using SelectFn = int64_t (*)(const RouteContext&, const Candidate&);
 
 // The header of a new packet from src to dst; `random` seeds its draws. Throws RoutingFailure
-// for a value the routing refuses (one outside its field's range, an empty draw).
+// for any value the checker's evaluator refuses (one outside its field's range, an empty
+// draw, a division by zero, ...), placed in the source.
 using HeaderInitFn = uint64_t (*)(int32_t src, int32_t dst, uint64_t random);
 
 }  // namespace ndl::rt
