@@ -2,7 +2,6 @@
 #include "ndl/runtime/traffic_source.h"
 
 #include <algorithm>
-#include <stdexcept>
 #include <cmath>
 
 namespace ndl::rt {

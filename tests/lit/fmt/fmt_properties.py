@@ -10,7 +10,8 @@ formatted with one `ndlc fmt -i` (so relative imports and pattern files resolve 
     comments, whose inner lines are kept verbatim);
   - the formatted copy checks identically, the formatted stdlib included (the same
     diagnostics, kinds, severities and messages; only positions may move), and each
-    example compiles to the same LLVM module, so it simulates identically, clock for clock;
+    example compiles to the same LLVM module, so it simulates identically, clock for clock
+    (under sanitizers these two comparisons leave out the files of SANITIZED_SLOW);
   - the repository's files are formatted, except those whose layout is what they test.
 
 usage: fmt_properties.py NDLC SRCROOT WORKDIR
