@@ -21,10 +21,10 @@ struct CodegenOptions {
   bool optimize = true;      // emit-llvm --no-opt: the module as generated
   bool linkRuntime = true;   // link the simulator core bitcode (off for emit-llvm --module-only)
   // The unspecialized path that tests and benchmarks compare the generated
-  // simulator with: the runtime's own C++ routing (DimensionOrder, Ecube)
-  // where it has one; other routings compiled to read the network as data;
+  // simulator with: the NDL routing compiled to read the network as data;
   // the core compiled from the same bitcode by the same passes, but as its
-  // own object, so nothing of the network reaches it as a constant.
+  // own object, so nothing of the network reaches it as a constant
+  // (docs/codegen.md).
   bool unspecialized = false;
 };
 

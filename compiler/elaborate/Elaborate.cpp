@@ -593,16 +593,22 @@ RouteFunctions routeFunctions(const Network& network, const sema::DefinitionTabl
   };
   // On a network with declared symmetry the routes of a routing that does
   // not depend on where it is stand for all: the analyses may then trace
-  // from the representatives only. Assumed only when it cannot be wrong by
-  // construction: a routing that reads `source`, or spreads packets over
-  // several VC classes (dateline classes depend on absolute coordinates),
-  // is traced everywhere.
+  // from the representatives only. Never assumed when it is known to be
+  // wrong: a routing that reads `source`, or spreads packets over several
+  // VC classes (dateline classes depend on absolute coordinates), is traced
+  // everywhere. Nor on a network small enough to trace everywhere at once
+  // (kTraceEverywhereUpTo nodes): nothing else notices a routing that tests
+  // absolute node numbers (`(= dest 13)`), so there its every route and
+  // dependency is checked; above, the sampled translates of the deadlock
+  // check are the only test of the assumption (docs/routing.md).
   int usedClasses = 0;
   for (int32_t n : classes->count) usedClasses += n > 0;
   const sema::Expr& body = defs.defs[def].body;
   fns.readsSource = readsVar(body, 2);
   fns.waits = readsVar(body, sema::kRoutingBlockedSlot);
-  fns.translationInvariant = !network.graph.representatives.empty() && defs.defs[def].hasRoute &&
+  constexpr NodeId kTraceEverywhereUpTo = 256;
+  fns.translationInvariant = network.graph.nodeCount > kTraceEverywhereUpTo &&
+                             !network.graph.representatives.empty() && defs.defs[def].hasRoute &&
                              usedClasses <= 1 && !fns.readsSource && !fns.hasHeader;
   fns.work = [&evaluator] { return evaluator.work(); };
   return fns;

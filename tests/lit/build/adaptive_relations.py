@@ -1,7 +1,8 @@
 """adaptive_relations.py NDLC DIR: relations the routing model must keep.
 
 - MinimalAdaptive accepts more traffic than DimensionOrder past saturation on
-  an 8x8 mesh under transpose and on an 8x8 torus under uniform traffic.
+  an 8x8 mesh under transpose and on an 8x8 torus under uniform traffic; none
+  of these saturated runs finds a deadlock or drops a packet.
 - The turn models (WestFirst, NorthLast, NegativeFirst, OddEven) never deadlock on an
   8x8 mesh with one VC, driven far past saturation: every message the
   sources got into their queues is delivered once they stop.
@@ -55,6 +56,10 @@ def saturated(topology, pattern, routing, vcs, extra=""):
             f"(WarmupMessages 2000)\n{extra}")
     if r["status"] not in ("ok", "time_limit", "injection_queue_full"):
         sys.exit(f"{topology} {routing}: status {r['status']}")
+    # Saturation is not a deadlock: nothing found, nothing dropped.
+    if r.get("deadlock") is not None or r["messages"]["dropped"]:
+        sys.exit(f"{topology} {routing}: saturation reported as deadlock: {r.get('deadlock')}, "
+                 f"{r['messages']['dropped']} dropped")
     return accepted(r)
 
 
