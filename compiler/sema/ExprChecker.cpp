@@ -356,6 +356,7 @@ class Checker {
       routingDef_ = index;
       fieldsSeen_ = 0;
       const Node* route = nullptr;
+      size_t fieldsBeforeRoute = 0;  // the HeaderField forms written before the route
       for (size_t i = first; i < form.children.size(); ++i) {
         const Node& c = form.children[i];
         if (c.head() == "HeaderField") {
@@ -422,6 +423,7 @@ class Checker {
           }
         } else if (!route) {
           route = &c;
+          fieldsBeforeRoute = fieldsSeen_;
         } else {
           error(DiagKind::BadDefinition, c.range,
                 fmt::format("routing '{}' has more than one route expression", d.name))
@@ -429,7 +431,15 @@ class Checker {
         }
       }
       if (route) {
+        // Checked after every form (its classes may come later), but it sees only the
+        // fields declared before it, as everything else does.
+        const size_t allFields = fieldsSeen_;
+        fieldsSeen_ = fieldsBeforeRoute;
+        auto savedScope = scope_;
+        std::erase_if(scope_, [&](const Var& v) { return declaredLater(v.name); });
         b = expr(*route);
+        scope_ = std::move(savedScope);
+        fieldsSeen_ = allFields;
         // A port alone is the candidate of every VC of that port.
         if (b.type == Type::Port) b = wrapPort(std::move(b));
         expect(b, Type::Route, *route);
@@ -642,7 +652,7 @@ class Checker {
     const Node& nameNode = n.children[1];
     std::optional<size_t> field;
     for (size_t k = 0; k < d.headerFields.size(); ++k)
-      if (d.headerFields[k].name == nameNode.text) field = k;
+      if (d.headerFields[k].name == nameNode.text && !declaredLater(nameNode.text)) field = k;
     if (!field) {
       if (!fieldUsedEarly(nameNode, nameNode.text)) {
         std::vector<std::string_view> names;
@@ -673,6 +683,13 @@ class Checker {
   // In the routing's own body (not a helper it calls, not a class count).
   bool inRoutingBody() const {
     return routingDef_ && scope_.size() >= kRoutingParams && scope_[kRoutingArrivedSlot].name.starts_with("%");
+  }
+
+  // Whether `name` is a header field whose form comes after the point being checked.
+  bool declaredLater(std::string_view name) const {
+    for (size_t k = fieldsSeen_; k < declaredFields_.size(); ++k)
+      if (declaredFields_[k].first == name) return true;
+    return false;
   }
 
   // A header field of the routing named where it is not yet (or not) in

@@ -229,6 +229,49 @@ TEST(Selection, EverySelectionDeliversEverythingOnATorus) {
   }
 }
 
+// MostCredits against First: both VCs of the dimension-order port are candidates of one tier.
+// A stream of packets from one end of a line to the other finds VC 0 given up by the previous
+// tail while that packet's flits still fill the next buffer (fewer credits) and VC 1 empty.
+struct VcSeen {
+  int64_t hops = 0, on_vc1 = 0;
+};
+VcSeen g_vc;
+
+RouteSet bothVcsDor(const RouteContext& ctx) {
+  if (ctx.arrived >= 0 && ctx.blocked_for == 0) {  // arrived over a link, first call here
+    ++g_vc.hops;
+    g_vc.on_vc1 += ctx.in_vc == 1;
+  }
+  const RouteSet any = oracle::dimensionOrder(ctx);
+  const int port = __builtin_ctzll(any.tier[0]) / ctx.num_vcs;
+  return oracle::single(port, ctx.num_vcs, 0, 2);
+}
+
+VcSeen streamRun(Selection s) {
+  SimParams p = baseParams(FlowControl::kWormhole, 8, 8, 1);
+  p.virtual_channels = 2;
+  p.atomic_vc_allocation = false;
+  p.route_fn = bothVcsDor;
+  p.selection = s;
+  for (int i = 0; i < 50; ++i) p.script.push_back({0, 0, 7, 256});
+  g_vc = {};
+  const Results r = simulate(makeMesh({8}), p);
+  EXPECT_EQ(r.messages.delivered, 50) << selectionName(s);
+  return g_vc;
+}
+
+TEST(Selection, MostCreditsTakesTheEmptierVcWhereFirstTakesTheLowest) {
+  const VcSeen first = streamRun(Selection::kFirst);
+  const VcSeen most = streamRun(Selection::kMostCredits);
+  ASSERT_GT(first.hops, 50 * 5);
+  ASSERT_GT(most.hops, 50 * 5);
+  // First: VC 0 whenever it is free, which it is once the tail ahead has left.
+  EXPECT_EQ(first.on_vc1, 0);
+  // MostCredits: consecutive packets alternate, VC 0 still holding the previous one's flits.
+  EXPECT_GT(most.on_vc1 * 10, most.hops * 4);
+  EXPECT_LT(most.on_vc1 * 10, most.hops * 6);
+}
+
 // Header writes (docs/routing.md): both VCs of the dimension-order port are candidates of one
 // tier; taking VC k writes k into header bit 0. A header that arrives with a bit that does not
 // name the VC it came in on was given a VC the allocator should not have paired with the write
