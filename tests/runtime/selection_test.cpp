@@ -148,7 +148,7 @@ RouteSet tieredDor(const RouteContext& ctx) {
   const int port = __builtin_ctzll(any.tier[0]) / ctx.num_vcs;
   RouteSet r = oracle::single(port, ctx.num_vcs, 0, 1);
   r.tier[1] = oracle::single(port, ctx.num_vcs, 1, 2).tier[0];
-  if (ctx.in_vc == 1 && ctx.in_port != ctx.topo->nodes()) ++g_seen.escaped;
+  if (ctx.in_vc == 1 && ctx.arrived >= 0) ++g_seen.escaped;
   return r;
 }
 
@@ -282,7 +282,7 @@ struct HeaderSeen {
 HeaderSeen g_header;
 
 RouteSet headerMarkingDor(const RouteContext& ctx) {
-  const bool injected = ctx.in_port == ctx.topo->nodes();
+  const bool injected = ctx.arrived < 0;
   if (!injected) {
     ++g_header.checked;
     g_header.mismatched += static_cast<int64_t>(ctx.header & 1) != ctx.in_vc;
