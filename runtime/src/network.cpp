@@ -157,12 +157,14 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   wheel_.reserve(std::min<size_t>(static_cast<size_t>(ports), 1024));
 }
 
+template <bool kPrefetch>
 void Network::commitFlits(const FlitEvent* begin, const FlitEvent* end) {
-  // The receiving VCs are spread over the whole network: their loads are started a few
-  // events ahead (see prefetchRouter).
+  // The receiving VCs are spread over the whole network: on a network larger than the caches
+  // their loads are started a few events ahead (see prefetchRouter); on one that fits, that
+  // is only instructions.
   constexpr ptrdiff_t kAhead = 8;
   for (const FlitEvent* ev = begin; ev != end; ++ev) {
-    if (end - ev > kAhead) {
+    if (kPrefetch && end - ev > kAhead) {
       const FlitEvent& later = ev[kAhead];
       prefetchVc(later.vc);
       __builtin_prefetch(&router_[later.router].nonempty, 1);  // the only field written
@@ -174,11 +176,12 @@ void Network::commitFlits(const FlitEvent* begin, const FlitEvent* end) {
   }
 }
 
+template <bool kPrefetch>
 void Network::deliverCredits(int64_t c) {
   constexpr size_t kAhead = 8;
   auto& credits = wheel_.creditsAt(c);
   for (size_t i = 0; i < credits.size(); ++i) {
-    if (i + kAhead < credits.size()) __builtin_prefetch(&out_vc_[credits[i + kAhead].ovc], 1);
+    if (kPrefetch && i + kAhead < credits.size()) __builtin_prefetch(&out_vc_[credits[i + kAhead].ovc], 1);
     out_vc_[credits[i].ovc] += static_cast<uint16_t>(credits[i].count);
   }
   credits.clear();
@@ -186,13 +189,13 @@ void Network::deliverCredits(int64_t c) {
 
 void Network::deliver(int64_t c) {
   auto& flits = wheel_.flitsAt(c);
-  commitFlits(flits.data(), flits.data() + flits.size());
+  commitFlits<false>(flits.data(), flits.data() + flits.size());
   flits.clear();
-  deliverCredits(c);
+  deliverCredits<false>(c);
 }
 
 void Network::stageArrivals(int64_t c) {
-  deliverCredits(c);
+  deliverCredits<true>(c);
   // The clock's flits are sorted by block where they lie: no second buffer, whose pages would
   // add to the peak memory of the largest networks. The bucket is not written again before
   // deliverRest empties it: every delay is at least one clock.
@@ -228,7 +231,7 @@ void Network::stageArrivals(int64_t c) {
 void Network::deliverBlocks(uint32_t end) {
   if (end <= staged_next_) return;
   const FlitEvent* events = staged_->data();
-  commitFlits(events + staged_start_[staged_next_], events + staged_start_[end]);
+  commitFlits<true>(events + staged_start_[staged_next_], events + staged_start_[end]);
   staged_next_ = end;
 }
 

@@ -274,7 +274,29 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
         if (!net.routerBusy(r) && !sources.pending(r)) active[r >> 6] &= ~(uint64_t{1} << (r & 63));
         return true;
       };
-      if (!prefetch) {
+      if (!prefetch && !options.reverse_router_order) {
+        // The common case, word by word: the stop is polled before a word (at most 64 steps
+        // apart), and a router's bit is cleared from the word as a whole once it is stepped.
+        const std::vector<uint64_t>& pending = sources.pendingWords();
+        for (size_t w = 0; w < active.size() && !stopped; ++w) {
+          const uint64_t word = active[w];
+          if (word == 0) continue;
+          work += __builtin_popcountll(word);
+          if (work >= next_poll && poll()) {
+            stopped = true;
+            break;
+          }
+          uint64_t idle = 0;  // routers of the word left with nothing to do
+          for (uint64_t m = word; m != 0; m &= m - 1) {
+            const int b = __builtin_ctzll(m);
+            const int32_t r = static_cast<int32_t>(w * 64) + b;
+            if ((pending[w] >> b) & 1) sources.inject(r, c, store, stats, net);
+            net.stepRouter(r, c, route, store, log);
+            idle |= static_cast<uint64_t>(!net.routerBusy(r)) << b;
+          }
+          active[w] &= ~(idle & ~pending[w]);
+        }
+      } else if (!prefetch) {
         for (int32_t r = order.next(); r >= 0; r = order.next()) {
           if (!step(r)) {
             stopped = true;

@@ -121,7 +121,8 @@ class Network {
 
   // ---- per-clock driving
   // Makes the flits and credits that arrive at clock c visible (the commit of the sends of
-  // earlier clocks) and marks receiving routers active.
+  // earlier clocks) and marks receiving routers active. Without prefetching: a network
+  // larger than the caches is stepped with stageArrivals.
   void deliver(int64_t c);
   // The same commit spread over the clock's stepping, for networks larger than the caches:
   // stageArrivals delivers the credits, marks the receiving routers active and sorts the
@@ -415,8 +416,10 @@ class Network {
   std::vector<uint32_t> staged_start_;
   std::vector<uint32_t> staged_fill_;
   uint32_t staged_next_ = 0;
+  template <bool kPrefetch>
   void commitFlits(const FlitEvent* begin, const FlitEvent* end);
   void deliverBlocks(uint32_t end);
+  template <bool kPrefetch>
   void deliverCredits(int64_t c);
   int64_t flits_in_network_ = 0;
 };

@@ -34,6 +34,8 @@ class TrafficSources {
   // Whether the PE of router r has a message to inject: one bit per source, so that the
   // router steps of a network larger than the caches ask it without loading the source.
   bool pending(int32_t r) const { return (pending_[r >> 6] >> (r & 63)) & 1; }
+  // The same, a bit per source: source r is bit r % 64 of word r / 64.
+  const std::vector<uint64_t>& pendingWords() const { return pending_; }
   void prefetch(int32_t r) const {
     if (pending(r)) __builtin_prefetch(&sources_[r]);
   }
