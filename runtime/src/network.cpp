@@ -130,6 +130,7 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   }
   out_vc_.assign(ovcs, static_cast<uint16_t>(buffer_flits_));
   out_vc_.push_back(1);  // a sentinel with a credit, read by VCs that eject (router.h)
+  eject_ovc_ = static_cast<uint32_t>(ovcs);
   collisions_.assign(routers_, 0);
   atomic_credits_ = params.atomic_vc_allocation ? buffer_flits_ : 0;
   classes_ = 1;

@@ -257,6 +257,7 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
     sources.createDue(c, store, stats, net);
     if (routerTick(c)) {
       router_ticks += net.routers();
+      net.beginRound(c);
       // The active routers in memory order (reversed only to test that the order does not
       // matter). On a network larger than the caches a router's state is asked for three
       // steps before its own (one step is too short to hide a memory access: the loads that

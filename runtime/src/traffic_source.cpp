@@ -131,6 +131,21 @@ uint64_t TrafficSources::initialHeader(Source& s, const Packet& p) const {
 void TrafficSources::inject(int32_t r, int64_t c, PacketStore& store, Statistics& stats,
                             Network& net) {
   Source& s = sources_[r];
+  // A body flit: small enough to inline into the clock loop; the rest is out of line.
+  if (s.packet == kNone || s.written == 0) return injectHead(r, c, store, stats, net);
+  const uint32_t gv = net.injectionVc(r, s.vc);
+  if (net.bufferedFlits(gv) >= net.bufferFlits()) return;
+  net.pushInjected(r, gv, s.packet);
+  stats.onFlitInjected(r);
+  if (++s.written == store.packets[s.packet].len) {
+    s.packet = kNone;
+    notePending(r, s);
+  }
+}
+
+void TrafficSources::injectHead(int32_t r, int64_t c, PacketStore& store, Statistics& stats,
+                                Network& net) {
+  Source& s = sources_[r];
   if (s.packet == kNone) {
     if (s.head == kNone) return;
     // A new packet takes the next empty injection VC (round robin), so a blocked packet does

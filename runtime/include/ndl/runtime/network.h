@@ -138,7 +138,13 @@ class Network {
     if (block >= staged_next_) deliverBlocks(block + 1);
   }
   void deliverRest();
-  // One router clock of router r at clock c: routing, VC and switch allocation, traversal.
+  // Starts a round of router steps at clock c: every router with work is stepped in it.
+  void beginRound(int64_t c) {
+    round_prev_ = round_now_;
+    round_now_ = static_cast<uint32_t>(c);
+  }
+  // One router clock of router r at clock c (in the round begun last): routing, VC and switch
+  // allocation, traversal.
   template <class Route>
   void stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& store, CycleLog& log);
 
@@ -406,6 +412,7 @@ class Network {
   static constexpr uint16_t kOwned = 0x8000;
   static constexpr uint16_t kCreditMask = 0x7fff;
   std::vector<uint16_t> out_vc_;
+  uint32_t eject_ovc_ = 0;  // the sentinel after them, with a credit, read by VCs that eject
 
   EventWheel wheel_;
   // stageArrivals: the clock's flits, sorted in their wheel bucket by blocks of 2^kStageShift

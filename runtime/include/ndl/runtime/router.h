@@ -241,10 +241,6 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
   const int32_t deg = info.degree();
   const uint32_t now = static_cast<uint32_t>(c);
   const RouterFrame frame{pb, ob, deg};
-  if (now != round_now_) {
-    round_prev_ = round_now_;
-    round_now_ = now;
-  }
 
   uint64_t va_req[kMaxPorts];  // per output port: local VCs asking for an output VC
   uint32_t va_ports = 0;
@@ -266,7 +262,7 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     const InputVc& v = vc(vb + static_cast<uint32_t>(l));
     heads |= static_cast<uint64_t>(v.sent == 0) << l;
     // An ejecting VC reads the sentinel output VC, which always has a credit.
-    const size_t at = v.out_port == deg ? out_vc_.size() - 1
+    const size_t at = v.out_port == deg ? eject_ovc_
                                         : static_cast<size_t>(ob + v.out_port * vcs_ + v.out_vc);
     sa_vcs |= static_cast<uint64_t>((out_vc_[at] & kCreditMask) != 0) << l;
   }

@@ -62,6 +62,10 @@ class TrafficSources {
     bool blocked = false;       // InjectionQueueOverflow Block: holds a message, creates none
   };
   uint64_t initialHeader(Source& s, const Packet& p) const;
+  // inject for a packet's head flit, taking the next message's packet first when none is
+  // being written.
+  [[gnu::noinline]] void injectHead(int32_t r, int64_t c, PacketStore& store, Statistics& stats,
+                                    Network& net);
   struct Due {
     int64_t cycle;
     int32_t node;
