@@ -82,9 +82,9 @@ bool layoutClasses(const sema::Definition& routing, bool injection, int64_t vcs,
   if (sum != vcs) {
     const char* form = injection ? "InjectionVirtualChannels" : "VirtualChannels";
     diags.report(DiagKind::TooFewVirtualChannels, site,
-                 fmt::format("the {} VC classes of {} hold {} VCs ({}), but {} is {}",
-                             injection ? "injection" : "network", routing.name, sum, terms, form,
-                             vcs))
+                 fmt::format("the {} VC classes of {} hold {} VC{} ({}), but {} is {}",
+                             injection ? "injection" : "network", routing.name, sum,
+                             sum == 1 ? "" : "s", terms, form, vcs))
         .withHint(fmt::format("set ({} {}) or change the classes' counts", form, sum))
         .note(decls.front()->range, "classes declared here");
     return false;
