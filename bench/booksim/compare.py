@@ -2,7 +2,8 @@
 """NDL beside BookSim2 on identical configurations (bench/booksim/NOTES.md).
 
   compare.py NDLC [--out DIR] [--seeds N]          NDL at the reference loads
-  compare.py NDLC --speed --booksim BIN [--out DIR] speed, side by side
+  compare.py NDLC --speed --booksim BIN [--out DIR] [--repeat N]
+                                                   speed, side by side (medians of N runs)
 
 For the 8x8 torus (dimension order, BookSim2's dateline classes) and the 8x8
 mesh (dimension order): 2 VCs x 8 flits, 8-flit packets, wormhole, uniform
@@ -16,6 +17,7 @@ import argparse
 import csv
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
@@ -91,34 +93,42 @@ def run_booksim(binary, topology, offered, seed=1):
     return {"wall": wall, "cycles": cycles}
 
 
-def speed(ndlc, booksim, out):
+def speed(ndlc, booksim, out, repeat):
     """Router-clocks per second of both simulators on the same core, the same
     network, load and number of clocks; and MinimalAdaptive against
-    DimensionOrder (3 VCs each) in NDL."""
+    DimensionOrder (3 VCs each) in NDL. Each figure is the median of `repeat`
+    runs, the simulators taking turns, so that a busy moment of a shared
+    machine slows one run of each rather than deciding the ratio."""
     w = csv.writer(sys.stdout)
     w.writerow(["case", "offered", "clocks", "booksim_Mrc_per_s", "ndl_Mrc_per_s", "ratio"])
     for offered in (0.1, 0.3):
-        bs = run_booksim(booksim, "torus", offered)
-        src, sim = out / "speed-torus.ndl", out / "speed-torus.sim"
-        src.write_text(ndl_program("torus", bs["cycles"]))
-        subprocess.run([ndlc, "build", str(src), "-o", str(sim)], check=True)
-        ndl = run_ndl_sim(sim, offered, 1, bs["cycles"])
-        b = 64 * bs["cycles"] / bs["wall"] / 1e6
-        n = ndl["router_clocks_per_s"] / 1e6
+        bs_rates, ndl_rates, sim = [], [], None
+        for _ in range(repeat):
+            bs = run_booksim(booksim, "torus", offered)
+            bs_rates.append(64 * bs["cycles"] / bs["wall"] / 1e6)
+            if sim is None:
+                src, sim = out / "speed-torus.ndl", out / "speed-torus.sim"
+                src.write_text(ndl_program("torus", bs["cycles"]))
+                subprocess.run([ndlc, "build", str(src), "-o", str(sim)], check=True)
+            ndl_rates.append(run_ndl_sim(sim, offered, 1, bs["cycles"])["router_clocks_per_s"] / 1e6)
+        b, n = statistics.median(bs_rates), statistics.median(ndl_rates)
         w.writerow(["torus8x8 DimensionOrder", offered, bs["cycles"], f"{b:.2f}", f"{n:.1f}",
                     f"{n / b:.1f}"])
+    sims = {}
+    for routing in ("DimensionOrder", "MinimalAdaptive"):
+        src, sims[routing] = out / f"speed-{routing}.ndl", out / f"speed-{routing}.sim"
+        text = ndl_program("torus", 100000).replace("(VirtualChannels 2)", "(VirtualChannels 3)")
+        src.write_text(text.replace("(RoutingAlgorithm DimensionOrder)",
+                                    f"(RoutingAlgorithm {routing})"))
+        subprocess.run([ndlc, "build", str(src), "-o", str(sims[routing])], check=True)
     for offered in (0.1, 0.3):
-        rates = {}
-        for routing in ("DimensionOrder", "MinimalAdaptive"):
-            src, sim = out / f"speed-{routing}.ndl", out / f"speed-{routing}.sim"
-            text = ndl_program("torus", 100000).replace("(VirtualChannels 2)", "(VirtualChannels 3)")
-            src.write_text(text.replace("(RoutingAlgorithm DimensionOrder)",
-                                        f"(RoutingAlgorithm {routing})"))
-            subprocess.run([ndlc, "build", str(src), "-o", str(sim)], check=True)
-            rates[routing] = run_ndl_sim(sim, offered, 1, 100000)["router_clocks_per_s"] / 1e6
+        rates = {routing: [] for routing in sims}
+        for _ in range(repeat):
+            for routing, sim in sims.items():
+                rates[routing].append(run_ndl_sim(sim, offered, 1, 100000)["router_clocks_per_s"] / 1e6)
+        dor, adaptive = (statistics.median(rates[k]) for k in ("DimensionOrder", "MinimalAdaptive"))
         w.writerow(["torus8x8 MinimalAdaptive / DimensionOrder (3 VCs)", offered, 100000,
-                    f"{rates['DimensionOrder']:.1f}", f"{rates['MinimalAdaptive']:.1f}",
-                    f"{rates['MinimalAdaptive'] / rates['DimensionOrder']:.2f}"])
+                    f"{dor:.1f}", f"{adaptive:.1f}", f"{adaptive / dor:.2f}"])
 
 
 def run_ndl_sim(sim, offered, seed, clocks):
@@ -139,11 +149,13 @@ def main():
     ap.add_argument("--out", default="build/bench-booksim")
     ap.add_argument("--seeds", type=int, default=1)
     ap.add_argument("--speed", action="store_true", help="speed against --booksim instead")
+    ap.add_argument("--repeat", type=int, default=5,
+                    help="with --speed: runs of each simulator per figure, the median reported")
     a = ap.parse_args()
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     if a.speed:
-        return speed(a.ndlc, a.booksim, out)
+        return speed(a.ndlc, a.booksim, out, a.repeat)
     rows = [r for r in csv.DictReader(REFERENCE.open())
             if r["topology"] in ROUTER_DELAY and r["saturated"] == "0"]
     w = csv.writer(sys.stdout)
