@@ -1,10 +1,10 @@
 #include "compiler/elaborate/Deadlock.h"
 
+#include "compiler/elaborate/Translation.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
-#include <tuple>
 #include <unordered_set>
 
 namespace ndl::elab {
@@ -24,39 +24,6 @@ constexpr uint32_t kLongWait = 1u << 30;
 void addEdge(std::vector<uint32_t>& list, uint32_t w) {
   if (std::find(list.begin(), list.end(), w) == list.end()) list.push_back(w);
 }
-
-// Node ids as mixed-radix coordinates, dimension 0 fastest; translations add
-// coordinates modulo the radices.
-class MixedRadix {
- public:
-  explicit MixedRadix(const std::vector<int64_t>& radices) {
-    for (int64_t k : radices) radices_.push_back(static_cast<uint32_t>(k));
-  }
-  NodeId neg(NodeId a) const {
-    NodeId id = 0, stride = 1;
-    for (uint32_t k : radices_) {
-      id += ((k - a % k) % k) * stride;
-      a /= k;
-      stride *= k;
-    }
-    return id;
-  }
-  NodeId sub(NodeId a, NodeId b) const { return add(a, neg(b)); }
-  NodeId add(NodeId a, NodeId b) const {
-    NodeId id = 0, stride = 1;
-    for (uint32_t k : radices_) {
-      const uint32_t x = a % k, y = b % k;
-      a /= k;
-      b /= k;
-      id += ((x + y) % k) * stride;
-      stride *= k;
-    }
-    return id;
-  }
-
- private:
-  std::vector<uint32_t> radices_;
-};
 
 class Builder {
  public:
@@ -91,6 +58,8 @@ class Builder {
                                      enumerable ? "" : "more than ", outcomes - !enumerable)
                        : "",
           out_.estimatedWork, budget);
+      // Traced from every destination because translation did not hold: say why.
+      if (!notTranslated_.empty()) out_.message += "; not by translation: " + notTranslated_;
       return std::move(out_);
     }
     // Allocated once the network is known to be small enough: per (channel, class), on a
@@ -168,15 +137,15 @@ class Builder {
   // when the routing may be translated, else all.
   std::vector<NodeId> plan() {
     std::vector<NodeId> dests;
-    const bool symmetric = fns_.translationInvariant && limits_.useSymmetry &&
-                           !g_.radices.empty() && !g_.representatives.empty();
+    const SymmetryVerdict verdict = symmetryVerdict(g_, fns_, limits_);
+    const bool symmetric = verdict.use && !g_.radices.empty() && !g_.representatives.empty();
     uint64_t product = 1;
     for (int64_t r : g_.radices) product *= static_cast<uint64_t>(r);
     std::vector<uint32_t> kind;
     bool uniform = false;
     if (symmetric && product == g_.nodeCount) {
       mr_.emplace(g_.radices);
-      kind = nodeKinds();
+      kind = nodeKinds(g_, *mr_);
       // One kind of node (tori, hypercubes): every translation is one.
       uniform = std::all_of(kind.begin(), kind.end(), [](uint32_t x) { return x == 0; });
     }
@@ -208,41 +177,12 @@ class Builder {
     }
     for (NodeId d = 0; d < g_.nodeCount; ++d) dests.push_back(d);
     out_.method = fmt::format("all destinations ({})", g_.nodeCount);
+    notTranslated_ = verdict.why;
+    if (!notTranslated_.empty()) out_.method += "; not by translation: " + notTranslated_;
     return dests;
   }
 
-  // Nodes numbered by the set of their channels (dimension, direction, and
-  // offset to the other end): adding t to every node maps each channel onto
-  // one of the same dimension and direction exactly when every node and its
-  // translate have the same number.
-  std::vector<uint32_t> nodeKinds() const {
-    std::map<std::vector<std::tuple<uint16_t, int8_t, NodeId>>, uint32_t> ids;
-    std::vector<uint32_t> kind(g_.nodeCount);
-    std::vector<std::tuple<uint16_t, int8_t, NodeId>> key;
-    for (NodeId v = 0; v < g_.nodeCount; ++v) {
-      key.clear();
-      for (ChannelId c = g_.outBegin(v); c < g_.outEnd(v); ++c)
-        key.emplace_back(g_.channels[c].dim, dirOf(g_.channels[c]), mr_->sub(g_.channels[c].dst, v));
-      std::sort(key.begin(), key.end());
-      kind[v] = ids.emplace(key, static_cast<uint32_t>(ids.size())).first->second;
-    }
-    return kind;
-  }
-  ChannelId moveChannel(ChannelId c, NodeId t) const {
-    const Channel& ch = g_.channels[c];
-    const NodeId s = mr_->add(ch.src, t);
-    const NodeId d = mr_->add(ch.dst, t);
-    for (ChannelId x = g_.outBegin(s); x < g_.outEnd(s); ++x) {
-      const Channel& y = g_.channels[x];
-      if (y.dim == ch.dim && dirOf(y) == dirOf(ch) && y.dst == d) return x;
-    }
-    return kNoChannel;
-  }
-  // A channel's direction, except on a dimension of radix 2 (hypercubes),
-  // where + and - reach the same neighbour and a translate may swap them.
-  int8_t dirOf(const Channel& ch) const {
-    return ch.dim < g_.radices.size() && g_.radices[ch.dim] == 2 ? 0 : ch.dir;
-  }
+  ChannelId moveChannel(ChannelId c, NodeId t) const { return elab::moveChannel(g_, *mr_, c, t); }
   uint32_t move(uint32_t v, NodeId t) const {
     return moveChannel(v / k_, t) * k_ + v % k_;
   }
@@ -416,6 +356,7 @@ class Builder {
   const Graph& g_;
   const RouteFunctions& fns_;
   const DeadlockOptions& opt_;
+  std::string notTranslated_;  // why the routing may not be explored by translation
   const Limits& limits_;
   const uint32_t k_;
   DependencyBuild out_;

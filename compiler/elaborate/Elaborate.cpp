@@ -599,8 +599,9 @@ RouteFunctions routeFunctions(const Network& network, const sema::DefinitionTabl
   // everywhere. Nor on a network small enough to trace everywhere at once
   // (kTraceEverywhereUpTo nodes): nothing else notices a routing that tests
   // absolute node numbers (`(= dest 13)`), so there its every route and
-  // dependency is checked; above, the sampled translates of the deadlock
-  // check are the only test of the assumption (docs/routing.md).
+  // dependency is checked; above, the analyses use the representatives only
+  // once the candidates are seen to move with the translations
+  // (symmetryVerdict, Translation.h; docs/routing.md).
   int usedClasses = 0;
   for (int32_t n : classes->count) usedClasses += n > 0;
   const sema::Expr& body = defs.defs[def].body;

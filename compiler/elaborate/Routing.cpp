@@ -1,5 +1,7 @@
 #include "compiler/elaborate/Routing.h"
 
+#include "compiler/elaborate/Translation.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -71,11 +73,11 @@ std::optional<RouteError> routeCandidates(const Graph& g, const RouteFunctions& 
   return std::nullopt;
 }
 
-std::vector<NodeId> routeSources(const Graph& g, const RouteFunctions& fns, const Limits& limits) {
-  const bool repsValid =
-      !g.representatives.empty() && std::all_of(g.representatives.begin(), g.representatives.end(),
-                                                [&](NodeId r) { return r < g.nodeCount; });
-  if (fns.translationInvariant && limits.useSymmetry && repsValid) return g.representatives;
+std::vector<NodeId> routeSources(const Graph& g, const RouteFunctions& fns, const Limits& limits,
+                                 std::string* why) {
+  SymmetryVerdict verdict = symmetryVerdict(g, fns, limits);
+  if (why) *why = std::move(verdict.why);
+  if (verdict.use) return g.representatives;
   return {};
 }
 
@@ -104,12 +106,14 @@ RoutingStats routingHops(const Graph& g, const RouteFunctions& fns, const Limits
     s.method = "single node";
     return s;
   }
-  const std::vector<NodeId> reps = routeSources(g, fns, limits);
+  std::string notTranslated;
+  const std::vector<NodeId> reps = routeSources(g, fns, limits, &notTranslated);
   const uint64_t sourceCount = reps.empty() ? n : reps.size();
   auto sourceAt = [&](uint64_t i) { return reps.empty() ? static_cast<NodeId>(i) : reps[i]; };
   s.method = reps.empty() ? fmt::format("all pairs ({} sources)", n)
                           : fmt::format("representatives ({} source{})", reps.size(),
                                         reps.size() == 1 ? "" : "s");
+  if (!notTranslated.empty()) s.method += "; not by translation: " + notTranslated;
 
   // A minimal routing calls route once per hop: the distance sum from the
   // first source estimates the calls per source.

@@ -218,9 +218,11 @@ struct RoutingStats {
 RoutingStats routingHops(const Graph& graph, const RouteFunctions& fns, const Limits& limits = {});
 
 // The sources whose routes stand for all routes: the representatives when
-// the routing is translation-invariant and symmetry is allowed, else all
-// nodes (empty vector = all nodes).
+// the routing is translation-invariant (its form allows it and its
+// candidates move with the translations: symmetryVerdict, Translation.h) and
+// symmetry is allowed, else all nodes (empty vector = all nodes). `why`: why
+// not, when the form allowed it but the candidates did not move.
 std::vector<NodeId> routeSources(const Graph& graph, const RouteFunctions& fns,
-                                 const Limits& limits);
+                                 const Limits& limits, std::string* why = nullptr);
 
 }  // namespace ndl::elab
