@@ -155,6 +155,14 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   }
   active_.assign((static_cast<size_t>(routers_) + 63) / 64, 0);
   wheel_ = EventWheel(horizon);
+  // One delay on every link (the usual case): the round's flits go to one bucket.
+  link_delay_ = -1;
+  for (const Port& p : ports_) {
+    if (p.down_vc < 0) continue;
+    if (link_delay_ < 0) link_delay_ = p.link_delay;
+    if (p.link_delay != link_delay_) link_delay_ = 0;
+  }
+  link_delay_ = std::max(link_delay_, 0);
   wheel_.reserve(std::min<size_t>(static_cast<size_t>(ports), 1024));
 }
 

@@ -46,16 +46,18 @@ class EventWheel {
   std::vector<FlitEvent>& flitsAt(int64_t clock) { return flits_[clock & mask_]; }
   std::vector<CreditEvent>& creditsAt(int64_t clock) { return credits_[clock & mask_]; }
 
- private:
   // push_back with its reallocation out of line. In line, that path takes the new event's
   // address, so the compiler builds the event on the stack and reads it back, and the 8-byte
-  // read over two 4-byte writes misses store forwarding: a stall on every flit sent.
+  // read over two 4-byte writes misses store forwarding: a stall on every flit sent. Public
+  // for senders that keep a clock's bucket (flitsAt, creditsAt) at hand.
   template <class T>
   NDL_HOT static void append(std::vector<T>& bucket, const T& event) {
     if (bucket.size() == bucket.capacity()) [[unlikely]] grow(bucket);
     if (bucket.size() == bucket.capacity()) __builtin_unreachable();
     bucket.push_back(event);
   }
+
+ private:
   template <class T>
   [[gnu::noinline]] static void grow(std::vector<T>& bucket) {
     bucket.reserve(2 * bucket.capacity() + 16);

@@ -142,6 +142,8 @@ class Network {
   void beginRound(int64_t c) {
     round_prev_ = round_now_;
     round_now_ = static_cast<uint32_t>(c);
+    credit_bucket_ = &wheel_.creditsAt(c + credit_delay_);
+    if (link_delay_ > 0) flit_bucket_ = &wheel_.flitsAt(c + link_delay_);
   }
   // One router clock of router r at clock c (in the round begun last): routing, VC and switch
   // allocation, traversal.
@@ -415,6 +417,11 @@ class Network {
   uint32_t eject_ovc_ = 0;  // the sentinel after them, with a credit, read by VCs that eject
 
   EventWheel wheel_;
+  // Where this round's sends arrive (beginRound): the credits' bucket, and the flits' when
+  // every link has the same delay, link_delay_ (else 0 and each send finds its own).
+  std::vector<CreditEvent>* credit_bucket_ = nullptr;
+  std::vector<FlitEvent>* flit_bucket_ = nullptr;
+  int32_t link_delay_ = 0;
   // stageArrivals: the clock's flits, sorted in their wheel bucket by blocks of 2^kStageShift
   // routers; block b's are (*staged_)[staged_start_[b], staged_start_[b + 1]); blocks below
   // staged_next_ are delivered. staged_fill_ is the sort's next free slot per block.

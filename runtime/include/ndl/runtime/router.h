@@ -44,7 +44,7 @@ NDL_HOT void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame&
   const bool head = v.sent == 0;
   const bool tail = ++v.sent == v.len;
   const int32_t up = ports_[f.pb + v.port].up_ovc;
-  if (up >= 0) wheel_.sendCredit(c + credit_delay_, static_cast<uint32_t>(up + v.index), 1);
+  if (up >= 0) EventWheel::append(*credit_bucket_, CreditEvent{static_cast<uint32_t>(up + v.index), 1});
   log.moved = true;
   const int32_t o = v.out_port;
   if (o == f.deg) {
@@ -60,8 +60,12 @@ NDL_HOT void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame&
   const int32_t gov = f.ob + o * vcs_ + v.out_vc;
   --out_vc_[gov];  // a credit was there, so the owned bit is untouched
   const Port& port = ports_[f.pb + o];
-  wheel_.sendFlit(c + port.link_delay, static_cast<uint32_t>(port.down_vc + v.out_vc), packet,
-                  port.down_router);
+  const FlitEvent sent{static_cast<uint32_t>(port.down_vc + v.out_vc), packet, port.down_router};
+  if (link_delay_ > 0) {
+    EventWheel::append(*flit_bucket_, sent);
+  } else {
+    EventWheel::append(wheel_.flitsAt(c + port.link_delay), sent);
+  }
   ++log.flit_hops;
   if (head) ++store.packets[packet].hops;
   if (tail) {
