@@ -89,11 +89,15 @@ class Checker {
     for (int64_t r : g_.radices) product *= static_cast<uint64_t>(r);
     if (g_.radices.empty() || product != n) return no("the node numbers are not coordinates");
     if (!placeNodes()) return verdict_;
-    // Channels into each node, for the ways a packet arrives.
-    into_.assign(n, {});
-    for (ChannelId c = 0; c < g_.channels.size(); ++c) into_[g_.channels[c].dst].push_back(c);
+    // Channels into each representative, for the ways a packet arrives there (a node's
+    // are their translates).
+    for (NodeId r : g_.representatives) into_[r];
+    for (ChannelId c = 0; c < g_.channels.size(); ++c) {
+      auto it = into_.find(g_.channels[c].dst);
+      if (it != into_.end()) it->second.push_back(c);
+    }
     uint32_t maxIn = 0;
-    for (const auto& v : into_) maxIn = std::max<uint32_t>(maxIn, static_cast<uint32_t>(v.size()));
+    for (const auto& [r, in] : into_) maxIn = std::max<uint32_t>(maxIn, static_cast<uint32_t>(in.size()));
     const uint64_t perPair = 2ULL * (1 + uint64_t{maxIn} * std::max<uint32_t>(1, fns_.classes)) *
                              (fns_.waits ? 2 : 1);
     // The (node, destination offset) pairs compared: every pair if that fits the
@@ -177,7 +181,7 @@ class Checker {
     const NodeId r = rep_[a], t = t_[a];
     const NodeId b = mr_.add(a, o), rb = mr_.add(r, o);
     if (!sameCandidates(a, b, r, rb, t, Hop{kNoChannel, 0}, Hop{kNoChannel, 0})) return false;
-    for (ChannelId c : into_[r]) {
+    for (ChannelId c : into_.at(r)) {
       const ChannelId moved = moveChannel(c, t);
       if (moved == kNoChannel) return no(fmt::format("channel {} has no translate", c)).use;
       for (uint32_t k = 0; k < std::max<uint32_t>(1, fns_.classes); ++k) {
@@ -234,7 +238,7 @@ class Checker {
   MixedRadix mr_;
   std::vector<NodeId> rep_;  // each node's representative
   std::vector<NodeId> t_;    // and the translation from it: rep_[a] + t_[a] = a
-  std::vector<std::vector<ChannelId>> into_;
+  std::map<NodeId, std::vector<ChannelId>> into_;  // per representative
   std::vector<Hop> hopsA_, hopsR_;
   SymmetryVerdict verdict_;
 };
