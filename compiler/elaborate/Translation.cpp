@@ -97,13 +97,15 @@ class Checker {
       if (it != into_.end()) it->second.push_back(c);
     }
     uint32_t maxIn = 0;
-    for (const auto& [r, in] : into_) maxIn = std::max<uint32_t>(maxIn, static_cast<uint32_t>(in.size()));
+    for (const auto& [r, in] : into_)
+      maxIn = std::max<uint32_t>(maxIn, static_cast<uint32_t>(in.size()));
     const uint64_t perPair = 2ULL * (1 + uint64_t{maxIn} * std::max<uint32_t>(1, fns_.classes)) *
                              (fns_.waits ? 2 : 1);
     // The (node, destination offset) pairs compared: every pair if that fits the
     // calls allowed, else every node toward a spread of offsets, else a spread of
     // nodes, each toward its own offset.
-    const uint64_t pairs = std::max<uint64_t>(1, limits_.maxEvalSteps / kStepsPerCheckCall / perPair);
+    const uint64_t pairs =
+        std::max<uint64_t>(1, limits_.maxEvalSteps / kStepsPerCheckCall / perPair);
     std::vector<std::pair<NodeId, NodeId>> plan;
     if (uint64_t{n} * (n - 1) <= pairs) {
       for (NodeId a = 0; a < n; ++a)
@@ -206,7 +208,8 @@ class Checker {
       if (same) {
         for (Hop& h : hopsR_) h.channel = moveChannel(h.channel, t);
         auto order = [](const Hop& x, const Hop& y) {
-          return std::tie(x.channel, x.vcClass, x.header) < std::tie(y.channel, y.vcClass, y.header);
+          return std::tie(x.channel, x.vcClass, x.header) <
+                 std::tie(y.channel, y.vcClass, y.header);
         };
         std::sort(hopsA_.begin(), hopsA_.end(), order);
         std::sort(hopsR_.begin(), hopsR_.end(), order);

@@ -44,7 +44,9 @@ NDL_HOT void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame&
   const bool head = v.sent == 0;
   const bool tail = ++v.sent == v.len;
   const int32_t up = ports_[f.pb + v.port].up_ovc;
-  if (up >= 0) EventWheel::append(*credit_bucket_, CreditEvent{static_cast<uint32_t>(up + v.index), 1});
+  if (up >= 0) {
+    EventWheel::append(*credit_bucket_, CreditEvent{static_cast<uint32_t>(up + v.index), 1});
+  }
   log.moved = true;
   const int32_t o = v.out_port;
   if (o == f.deg) {
