@@ -17,9 +17,6 @@ uint64_t DependencyGraph::edgeCount() const {
 
 namespace {
 
-// A blocked-for value standing for "blocked for long": routings that escape
-// or recover after a wait give their late answer.
-constexpr uint32_t kLongWait = 1u << 30;
 
 void addEdge(std::vector<uint32_t>& list, uint32_t w) {
   if (std::find(list.begin(), list.end(), w) == list.end()) list.push_back(w);
@@ -141,22 +138,11 @@ class Builder {
     const bool symmetric = verdict.use && !g_.radices.empty() && !g_.representatives.empty();
     uint64_t product = 1;
     for (int64_t r : g_.radices) product *= static_cast<uint64_t>(r);
-    std::vector<uint32_t> kind;
-    bool uniform = false;
     if (symmetric && product == g_.nodeCount) {
       mr_.emplace(g_.radices);
-      kind = nodeKinds(g_, *mr_);
-      // One kind of node (tori, hypercubes): every translation is one.
-      uniform = std::all_of(kind.begin(), kind.end(), [](uint32_t x) { return x == 0; });
+      if (auto found = graphTranslations(g_, *mr_)) translations_ = std::move(*found);
     }
-    // Else checking the translations compares every node with every translate.
-    if (!kind.empty() && (uniform || product * product <= 400'000'000ULL)) {
-      for (NodeId t = 0; t < g_.nodeCount; ++t) {
-        bool same = true;
-        for (NodeId v = 0; v < g_.nodeCount && same && !uniform; ++v)
-          same = kind[v] == kind[mr_->add(v, t)];
-        if (same) translations_.push_back(t);
-      }
+    if (!translations_.empty()) {
       std::vector<uint8_t> covered(g_.nodeCount, 0);
       toRep_.assign(g_.nodeCount, 0);
       for (NodeId d = 0; d < g_.nodeCount; ++d) {

@@ -145,6 +145,9 @@ std::optional<RouteError> routeCandidates(const Graph& graph, const RouteFunctio
 // Hop count of an error found outside a trace (the dependency check explores
 // states, not routes): the message then names no hop count.
 inline constexpr uint32_t kUnknownHops = UINT32_MAX;
+// A blocked-for value standing for "blocked for long": the analyses ask a
+// routing that escapes or recovers after a wait for its late answer with it.
+inline constexpr uint32_t kLongWait = 1u << 30;
 // Source of an error found where the packet's source is not known (the
 // dependency check explores a routing that does not read `source` for all
 // sources at once): the message then names the destination only.

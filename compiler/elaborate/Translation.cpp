@@ -42,8 +42,10 @@ int8_t dirOf(const Graph& g, const Channel& ch) {
   return ch.dim < g.radices.size() && g.radices[ch.dim] == 2 ? 0 : ch.dir;
 }
 
-}  // namespace
-
+// Nodes numbered by the set of their channels (dimension, direction, and
+// offset to the other end): adding t to every node maps each channel onto one
+// of the same dimension and direction exactly when every node and its
+// translate have the same number.
 std::vector<uint32_t> nodeKinds(const Graph& g, const MixedRadix& mr) {
   std::map<std::vector<std::tuple<uint16_t, int8_t, NodeId>>, uint32_t> ids;
   std::vector<uint32_t> kind(g.nodeCount);
@@ -56,6 +58,22 @@ std::vector<uint32_t> nodeKinds(const Graph& g, const MixedRadix& mr) {
     kind[v] = ids.emplace(key, static_cast<uint32_t>(ids.size())).first->second;
   }
   return kind;
+}
+
+}  // namespace
+
+std::optional<std::vector<NodeId>> graphTranslations(const Graph& g, const MixedRadix& mr) {
+  const NodeId n = g.nodeCount;
+  const std::vector<uint32_t> kind = nodeKinds(g, mr);
+  const bool uniform = std::all_of(kind.begin(), kind.end(), [](uint32_t x) { return x == 0; });
+  if (!uniform && uint64_t{n} * n > 400'000'000ULL) return std::nullopt;
+  std::vector<NodeId> translations;
+  for (NodeId t = 0; t < n; ++t) {
+    bool same = true;
+    for (NodeId v = 0; v < n && same && !uniform; ++v) same = kind[v] == kind[mr.add(v, t)];
+    if (same) translations.push_back(t);
+  }
+  return translations;
 }
 
 ChannelId moveChannel(const Graph& g, const MixedRadix& mr, ChannelId c, NodeId t) {
@@ -71,8 +89,6 @@ ChannelId moveChannel(const Graph& g, const MixedRadix& mr, ChannelId c, NodeId 
 
 namespace {
 
-// A blocked-for value standing for "blocked for long", as the deadlock check asks.
-constexpr uint32_t kLongWait = 1u << 30;
 // The check makes at most limits.maxEvalSteps / kStepsPerCheckCall routing calls: about 1%
 // of what one analysis may spend, for routings of a few dozen steps a call (0.4M calls,
 // about half a second, under `ndlc check`; a hundredth of that under `ndlc build`).
@@ -145,22 +161,15 @@ class Checker {
   // (verdict set) when they do not cover the network.
   bool placeNodes() {
     const NodeId n = g_.nodeCount;
-    std::vector<uint32_t> kind = nodeKinds(g_, mr_);
-    const bool uniform = std::all_of(kind.begin(), kind.end(), [](uint32_t x) { return x == 0; });
-    if (!uniform && uint64_t{n} * n > 400'000'000ULL) {
+    const std::optional<std::vector<NodeId>> translations = graphTranslations(g_, mr_);
+    if (!translations) {
       no("the network is too large to find its translations");
       return false;
-    }
-    std::vector<NodeId> translations;
-    for (NodeId t = 0; t < n; ++t) {
-      bool same = true;
-      for (NodeId v = 0; v < n && same && !uniform; ++v) same = kind[v] == kind[mr_.add(v, t)];
-      if (same) translations.push_back(t);
     }
     rep_.assign(n, kNone);
     t_.assign(n, 0);
     for (NodeId r : g_.representatives) {
-      for (NodeId t : translations) {
+      for (NodeId t : *translations) {
         const NodeId a = mr_.add(r, t);
         if (rep_[a] != kNone) continue;
         rep_[a] = r;

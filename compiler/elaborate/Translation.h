@@ -4,6 +4,7 @@
 // node must be the translates of those at the node's representative.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,11 +27,12 @@ class MixedRadix {
   std::vector<uint32_t> radices_;
 };
 
-// Nodes numbered by the set of their channels (dimension, direction, and
-// offset to the other end): adding t to every node maps each channel onto one
-// of the same dimension and direction exactly when every node and its
-// translate have the same number.
-std::vector<uint32_t> nodeKinds(const Graph& g, const MixedRadix& mr);
+// The translations t (node ids added as coordinates) that map the graph onto
+// itself, every channel onto one of the same dimension and direction: every t
+// when all nodes have the same channels (tori, hypercubes), else those found
+// by comparing every node with its translates (RDTs), or nullopt when that
+// would take more than 4e8 comparisons.
+std::optional<std::vector<NodeId>> graphTranslations(const Graph& g, const MixedRadix& mr);
 // Channel c moved by translation t (to the channel of the same dimension and
 // direction between the translated ends), or kNoChannel.
 ChannelId moveChannel(const Graph& g, const MixedRadix& mr, ChannelId c, NodeId t);

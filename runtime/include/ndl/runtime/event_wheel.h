@@ -37,9 +37,6 @@ class EventWheel {
     for (auto& b : flits_) b.reserve(per_bucket);
     for (auto& b : credits_) b.reserve(per_bucket);
   }
-  NDL_HOT void sendFlit(int64_t arrival, uint32_t vc, uint32_t packet, int32_t router) {
-    append(flits_[arrival & mask_], FlitEvent{vc, packet, router});
-  }
   NDL_HOT void sendCredit(int64_t arrival, uint32_t ovc, uint32_t count) {
     append(credits_[arrival & mask_], CreditEvent{ovc, count});
   }
