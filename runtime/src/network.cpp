@@ -66,7 +66,7 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
     router_[r].vc_begin = ivcs;
     ports += deg + 1;
     ivcs += deg * vcs_ + inj_vcs_;
-    ovcs += deg * vcs_;
+    ovcs += deg * vcs_ + 1;  // its network output VCs and its ejection sentinel
   }
 
   ports_.assign(ports, Port{});
@@ -129,8 +129,12 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
     }
   }
   out_vc_.assign(ovcs, static_cast<uint16_t>(buffer_flits_));
-  out_vc_.push_back(1);  // a sentinel with a credit, read by VCs that eject (router.h)
-  eject_ovc_ = static_cast<uint32_t>(ovcs);
+  // After each router's output VCs, a sentinel with a credit that never changes: a VC that
+  // ejects has out_port = degree and out_vc = 0, so it finds the sentinel where an output VC
+  // would be, and the switch request of a worm needs no branch on where it goes (router.h).
+  for (int32_t r = 0; r < routers_; ++r) {
+    out_vc_[ovcBegin(r, router_[r]) + router_[r].degree() * vcs_] = 1;
+  }
   collisions_.assign(routers_, 0);
   atomic_credits_ = params.atomic_vc_allocation ? buffer_flits_ : 0;
   classes_ = 1;
@@ -277,6 +281,30 @@ void Network::discardFlits(int32_t r, uint32_t gv, int64_t c, CycleLog& log) {
     if (packet == token_holder_) releaseToken(r, c);
     log.freed.push_back(packet);
     releaseFront(v, c);
+  }
+}
+
+// Headers that were ready to leave and did not (local VCs `stayed` of router r): a collision
+// counted once per header, and the deadlock timeout.
+void Network::headsStayed(int32_t r, uint64_t stayed, int64_t c, PacketStore& store,
+                          CycleLog& log) {
+  const uint32_t vb = static_cast<uint32_t>(router_[r].vc_begin);
+  const uint32_t now = static_cast<uint32_t>(c);
+  for (uint64_t m = stayed; m != 0; m &= m - 1) {
+    const uint32_t gv = vb + static_cast<uint32_t>(__builtin_ctzll(m));
+    InputVc& v = vc(gv);
+    if (!(v.flags & InputVc::kCollided)) {
+      v.flags |= InputVc::kCollided;
+      ++collisions_[r];
+      ++store.packets[frontPacket(gv)].collisions;
+    }
+    if (static_cast<int32_t>(now - v.ready) >= drop_timeout_) {
+      if (deadlock_ == DeadlockHandling::kDropAfterTimeout) {
+        dropFront(r, gv, c, store, log);
+      } else {
+        log.suspect = true;
+      }
+    }
   }
 }
 

@@ -278,7 +278,18 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
       if (!prefetch && !options.reverse_router_order) {
         // The common case, word by word: the stop is polled before a word (at most 64 steps
         // apart), and a router's bit is cleared from the word as a whole once it is stepped.
+        // The sources first, in a pass of their own: an injection writes only its router's
+        // injection VCs, which no other router's step reads or writes, so injecting every
+        // source before any router steps is the same as injecting each just before its
+        // router, and the steps then carry no test of whether their source injects (a branch
+        // that goes either way, mispredicted).
         const std::vector<uint64_t>& pending = sources.pendingWords();
+        for (size_t w = 0; w < pending.size(); ++w) {
+          for (uint64_t m = pending[w]; m != 0; m &= m - 1) {
+            sources.inject(static_cast<int32_t>(w * 64) + __builtin_ctzll(m), c, store, stats,
+                           net);
+          }
+        }
         for (size_t w = 0; w < active.size() && !stopped; ++w) {
           const uint64_t word = active[w];
           if (word == 0) continue;
@@ -291,9 +302,7 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
           for (uint64_t m = word; m != 0; m &= m - 1) {
             const int b = __builtin_ctzll(m);
             const int32_t r = static_cast<int32_t>(w * 64) + b;
-            if ((pending[w] >> b) & 1) sources.inject(r, c, store, stats, net);
-            net.stepRouter(r, c, route, store, log);
-            idle |= static_cast<uint64_t>(!net.routerBusy(r)) << b;
+            idle |= static_cast<uint64_t>(!net.stepRouter(r, c, route, store, log)) << b;
           }
           active[w] &= ~(idle & ~pending[w]);
         }

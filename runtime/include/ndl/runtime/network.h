@@ -146,9 +146,10 @@ class Network {
     if (link_delay_ > 0) flit_bucket_ = &wheel_.flitsAt(c + link_delay_);
   }
   // One router clock of router r at clock c (in the round begun last): routing, VC and switch
-  // allocation, traversal.
+  // allocation, traversal. Returns whether the router still holds flits (routerBusy), which
+  // the step has at hand and the caller would otherwise load again.
   template <class Route>
-  void stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& store, CycleLog& log);
+  bool stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& store, CycleLog& log);
 
   bool routerBusy(int32_t r) const { return router_[r].nonempty != 0; }
   // The routers with work, a bit each (router r is bit r % 64 of word r / 64). The
@@ -263,6 +264,8 @@ class Network {
   [[noreturn]] void badHeader(int32_t r, int32_t dest, int32_t error) const;
   [[noreturn]] void noCandidate(int32_t r, int32_t dest) const;
   void discardFlits(int32_t r, uint32_t gv, int64_t c, CycleLog& log);
+  [[gnu::noinline]] void headsStayed(int32_t r, uint64_t stayed, int64_t c, PacketStore& store,
+                                     CycleLog& log);
   void dropFront(int32_t r, uint32_t gv, int64_t c, PacketStore& store, CycleLog& log);
   [[noreturn]] void badRoute(int32_t r, int32_t dest, int32_t port) const;
   // The router holding global input VC gv (binary search: cold paths only).
@@ -328,8 +331,9 @@ class Network {
   std::vector<int16_t> out_code_;
   std::vector<int16_t> in_code_;
 
-  // per router, in one 24-byte entry: a router step starts with it. Its output VCs start at
-  // vc_begin less the injection VCs of the routers before it (ovcBegin), and its first port
+  // per router, in one 24-byte entry: a router step starts with it. Its output VCs (and the
+  // ejection sentinel after them) start at vc_begin less the injection VCs of the routers
+  // before it, plus their sentinels (ovcBegin), and its first port
   // and degree share a word, so that eight entries fill three cache lines.
   struct Router {
     uint64_t nonempty = 0;  // local input VCs holding flits
@@ -342,7 +346,7 @@ class Network {
   };
   static_assert(kMaxPorts <= 1 << Router::kDegreeBits);
   static_assert(sizeof(Router) == 24, "the router entry is sized for memory per node");
-  int32_t ovcBegin(int32_t r, const Router& x) const { return x.vc_begin - r * inj_vcs_; }
+  int32_t ovcBegin(int32_t r, const Router& x) const { return x.vc_begin - r * (inj_vcs_ - 1); }
   std::vector<Router> router_;
   std::vector<int64_t> collisions_;
   int32_t atomic_credits_ = 0;  // buffer_flits_ under atomic VC allocation, else 0
@@ -410,11 +414,10 @@ class Network {
   }
 
   // per global output VC: credits (free downstream slots) in the low 15 bits, and kOwned
-  // while a packet holds the VC
+  // while a packet holds the VC; each router's are followed by its ejection sentinel
   static constexpr uint16_t kOwned = 0x8000;
   static constexpr uint16_t kCreditMask = 0x7fff;
   std::vector<uint16_t> out_vc_;
-  uint32_t eject_ovc_ = 0;  // the sentinel after them, with a credit, read by VCs that eject
 
   EventWheel wheel_;
   // Where this round's sends arrive (beginRound): the credits' bucket, and the flits' when

@@ -83,6 +83,7 @@ NDL_HOT void Network::routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t sin
                                       PacketStore& store) {
   const bool here = store.packets[frontPacket(gv)].dst == r;
   v.out_port = here ? static_cast<uint8_t>(router_[r].degree()) : uint8_t{0xff};
+  v.out_vc = 0;  // ejecting: the sentinel's place (ovcBegin)
   v.ready = since + static_cast<uint32_t>(header_delay_);
   v.state = VcState::kRouting;
 }
@@ -236,11 +237,11 @@ NDL_HOT bool Network::selectRoute(int32_t r, int l, InputVc& v, const RouterFram
 }
 
 template <class Route>
-void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& store,
+bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& store,
                          CycleLog& log) {
   const Router& info = router_[r];
   const uint64_t busy = info.nonempty;
-  if (busy == 0) return;
+  if (busy == 0) return false;
   const int32_t pb = info.portBegin();
   const int32_t ob = ovcBegin(r, info);
   const uint32_t vb = static_cast<uint32_t>(info.vc_begin);
@@ -267,9 +268,8 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     const int l = __builtin_ctzll(m);
     const InputVc& v = vc(vb + static_cast<uint32_t>(l));
     heads |= static_cast<uint64_t>(v.sent == 0) << l;
-    // An ejecting VC reads the sentinel output VC, which always has a credit.
-    const size_t at = v.out_port == deg ? eject_ovc_
-                                        : static_cast<size_t>(ob + v.out_port * vcs_ + v.out_vc);
+    // An ejecting VC reads the router's sentinel output VC, which always has a credit.
+    const size_t at = static_cast<size_t>(ob + v.out_port * vcs_ + v.out_vc);
     sa_vcs |= static_cast<uint64_t>((out_vc_[at] & kCreditMask) != 0) << l;
   }
 
@@ -381,7 +381,8 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     }
   }
 
-  // ---- stage 3: switch allocation, input stage then output stage
+  // ---- stage 3: switch allocation, input stage then output stage. Afterwards sa_vcs holds
+  // the VCs that sent a flit.
   if (sa_vcs != 0 && (sa_vcs & (sa_vcs - 1)) == 0) {
     // One VC asks (the usual case below saturation): both stages grant it.
     const int l = __builtin_ctzll(sa_vcs);
@@ -398,6 +399,7 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     // gives its deadlock-free lane priority on the physical channels.
     const bool lane = token_vc_ != 0 && lane_vcs_[r] != 0;
     uint32_t lane_in = 0;  // input ports whose chosen VC feeds the lane
+    uint64_t moved = 0;
     for (uint64_t rest = sa_vcs; rest != 0;) {
       // The input port of the lowest request, and all of that port's requests.
       const int in = std::min<int>(bit_port_[__builtin_ctzll(rest)], deg);
@@ -430,28 +432,18 @@ void Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
                                                  : roundRobinPick(out_req[o], ports_[pb + o].sa_out_ptr);
       ports_[pb + o].sa_out_ptr = roundRobinNext(in);
       ports_[pb + in].sa_in_ptr = roundRobinNext(chosen[in]);
+      moved |= uint64_t{1} << chosen[in];
       moveFlit(r, vb + static_cast<uint32_t>(chosen[in]), chosen[in], frame, c, store, log);
     }
+    sa_vcs = moved;
   }
 
-  // ---- stage 4: headers that wanted to leave and could not: collisions, drop timeout
-  for (uint64_t m = heads; m != 0; m &= m - 1) {
-    const uint32_t gv = vb + static_cast<uint32_t>(__builtin_ctzll(m));
-    InputVc& v = vc(gv);
-    if (v.sent != 0) continue;  // it left
-    if (!(v.flags & InputVc::kCollided)) {
-      v.flags |= InputVc::kCollided;
-      ++collisions_[r];
-      ++store.packets[frontPacket(gv)].collisions;
-    }
-    if (static_cast<int32_t>(now - v.ready) >= drop_timeout_) {
-      if (deadlock_ == DeadlockHandling::kDropAfterTimeout) {
-        dropFront(r, gv, c, store, log);
-      } else {
-        log.suspect = true;
-      }
-    }
+  // ---- stage 4: headers that wanted to leave and could not. Those that left are known
+  // without reading their VCs; the rest are few below saturation, and out of line.
+  if (const uint64_t stayed = heads & ~sa_vcs; stayed != 0) [[unlikely]] {
+    headsStayed(r, stayed, c, store, log);
   }
+  return info.nonempty != 0;
 }
 
 }  // namespace ndl::rt
