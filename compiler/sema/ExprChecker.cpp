@@ -342,10 +342,15 @@ class Checker {
     for (const Param& p : d.params) bind(p.name, p.type);
     const Node& form = *d.form;
     declaredFields_.clear();
+    // One entry per HeaderField form, in order, so that the k-th form checked is entry k
+    // (fieldsSeen_ counts forms); a malformed one (reported where it is checked) has no name.
     if (d.kind == DefKind::Routing)
       for (const Node& c : form.children)
-        if (c.head() == "HeaderField" && c.children.size() >= 2 && c.children[1].isSymbol())
-          declaredFields_.emplace_back(c.children[1].text, c.children[1].range);
+        if (c.head() == "HeaderField") {
+          const bool named = c.children.size() >= 2 && c.children[1].isSymbol();
+          declaredFields_.emplace_back(named ? c.children[1].text : std::string(),
+                                       named ? c.children[1].range : c.range);
+        }
     size_t first = inlineFirst ? inlineFirst : d.kind == DefKind::Function ? 3 : 2;
     Expr b;
     if (d.kind == DefKind::Topology) {
