@@ -23,8 +23,6 @@ TrafficSources::TrafficSources(const SimParams& params, const TopologyIndex& top
   length_step_ = params.message_min_bits % 8 == 0 && params.message_max_bits % 8 == 0 ? 8 : 1;
   length_choices_ = (params.message_max_bits - params.message_min_bits) / length_step_ + 1;
   periodic_gap_ = std::max<int64_t>(1, std::llround(params.creation_interval_clocks));
-  std::vector<Due> initial;
-  initial.reserve(nodes);
   for (int32_t n = 0; n < nodes; ++n) {
     Source& s = sources_[n];
     s.rng = Rng(params.seed, static_cast<uint64_t>(n));
@@ -34,9 +32,8 @@ TrafficSources::TrafficSources(const SimParams& params, const TopologyIndex& top
     const int64_t first = params.creation_process == CreationProcess::kPeriodic
                               ? static_cast<int64_t>(s.rng.below(periodic_gap_))
                               : nextGap(s) - 1;
-    initial.push_back({first, n});
+    due_.push(first, n);
   }
-  due_ = decltype(due_)(std::greater<Due>(), std::move(initial));
 }
 
 int64_t TrafficSources::nextGap(Source& s) {
@@ -50,17 +47,15 @@ void TrafficSources::createDue(int64_t c, PacketStore& store, Statistics& stats,
     const ScriptedMessage& m = script[script_next_++];
     enqueue(m.src, m.dst, m.bits, c, store, stats, net);
   }
-  while (!due_.empty() && due_.top().cycle <= c) {
-    const int32_t node = due_.top().node;
-    due_.pop();
+  for (const int32_t node : due_.take(c)) {
     create(node, c, store, stats, net);
     if (params_.creation_max > 0 && created_ >= params_.creation_max) {
-      due_ = {};  // every source stops; the run drains
+      due_.clear();  // every source stops; the run drains
       stopped_ = true;
       return;
     }
     // A blocked source creates again once its queue has room (inject).
-    if (!sources_[node].blocked) due_.push({c + nextGap(sources_[node]), node});
+    if (!sources_[node].blocked) due_.push(c + nextGap(sources_[node]), node);
   }
 }
 
@@ -183,7 +178,7 @@ void TrafficSources::injectHead(int32_t r, int64_t c, PacketStore& store, Statis
         // The held message is in the queue now: the source creates again.
         s.blocked = false;
         --blocked_;
-        if (!stopped_) due_.push({c + nextGap(s), r});
+        if (!stopped_) due_.push(c + nextGap(s), r);
       }
     }
     s.packet = pid;

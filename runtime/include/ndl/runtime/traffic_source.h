@@ -4,9 +4,9 @@
 #pragma once
 
 #include <cstdint>
-#include <queue>
 #include <vector>
 
+#include "ndl/runtime/due_wheel.h"
 #include "ndl/runtime/network.h"
 #include "ndl/runtime/packet.h"
 #include "ndl/runtime/rng.h"
@@ -66,13 +66,6 @@ class TrafficSources {
   // being written.
   [[gnu::noinline]] void injectHead(int32_t r, int64_t c, PacketStore& store, Statistics& stats,
                                     Network& net);
-  struct Due {
-    int64_t cycle;
-    int32_t node;
-    bool operator>(const Due& o) const {
-      return cycle != o.cycle ? cycle > o.cycle : node > o.node;
-    }
-  };
   int64_t nextGap(Source& s);
   void create(int32_t node, int64_t c, PacketStore& store, Statistics& stats, Network& net);
   void enqueue(int32_t node, int32_t dest, int64_t bits, int64_t c, PacketStore& store,
@@ -103,7 +96,7 @@ class TrafficSources {
   // Per-source state of the destination function; only patterns with state (AllToAll and
   // generated ones) get a slot per node, the others share one.
   std::vector<uint64_t> pattern_state_;
-  std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due_;
+  DueWheel due_;  // when each creating source creates next
 };
 
 }  // namespace ndl::rt
