@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "ndl/runtime/arbiter.h"
 #include "ndl/runtime/flow_control.h"
@@ -107,6 +108,17 @@ NDL_HOT bool Network::stillBlocked(uint32_t gv, const InputVc& v, const RouterFr
     if (e < kOwned && e >= need) return false;
   }
   return true;
+}
+
+// Whether exactly two local VCs ask for the switch (`requests`), from different input ports
+// for different output ports, with no recovery lane to favour: switch allocation then grants
+// both whatever its pointers say.
+NDL_HOT bool Network::twoApart(uint64_t requests, uint32_t vb, int32_t r) const {
+  const uint64_t rest = requests & (requests - 1);
+  if ((rest & (rest - 1)) != 0) return false;
+  const InputVc& a = vc(vb + static_cast<uint32_t>(__builtin_ctzll(requests)));
+  const InputVc& b = vc(vb + static_cast<uint32_t>(__builtin_ctzll(rest)));
+  return a.port != b.port && a.out_port != b.out_port && (token_vc_ == 0 || lane_vcs_[r] == 0);
 }
 
 template <class Route>
@@ -390,6 +402,20 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     ports_[pb + v.out_port].sa_out_ptr = roundRobinNext(v.port);
     ports_[pb + v.port].sa_in_ptr = roundRobinNext(l);
     moveFlit(r, vb + static_cast<uint32_t>(l), l, frame, c, store, log);
+  } else if (sa_vcs != 0 && twoApart(sa_vcs, vb, r)) {
+    // Two VCs ask, from different input ports for different output ports (most steps with
+    // more than one request below saturation): both stages grant both, and they move in the
+    // order of their output ports, as below.
+    int l0 = __builtin_ctzll(sa_vcs);
+    int l1 = __builtin_ctzll(sa_vcs & (sa_vcs - 1));
+    if (vc(vb + static_cast<uint32_t>(l0)).out_port > vc(vb + static_cast<uint32_t>(l1)).out_port)
+      std::swap(l0, l1);
+    for (const int l : {l0, l1}) {
+      const InputVc& v = vc(vb + static_cast<uint32_t>(l));
+      ports_[pb + v.out_port].sa_out_ptr = roundRobinNext(v.port);
+      ports_[pb + v.port].sa_in_ptr = roundRobinNext(l);
+      moveFlit(r, vb + static_cast<uint32_t>(l), l, frame, c, store, log);
+    }
   } else if (sa_vcs != 0) {
     int chosen[kMaxPorts];
     uint32_t out_req[kMaxPorts];
