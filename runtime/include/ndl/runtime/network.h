@@ -264,7 +264,10 @@ class Network {
   [[noreturn]] void badHeader(int32_t r, int32_t dest, int32_t error) const;
   [[noreturn]] void noCandidate(int32_t r, int32_t dest) const;
   void discardFlits(int32_t r, uint32_t gv, int64_t c, CycleLog& log);
+  // Exactly two switch requests, from different input ports for different output ports
+  // (switch allocation then grants both).
   bool twoApart(uint64_t requests, uint32_t vb, int32_t r) const;
+  // Headers of router r that were ready to leave and did not: collisions, the drop timeout.
   [[gnu::noinline]] void headsStayed(int32_t r, uint64_t stayed, int64_t c, PacketStore& store,
                                      CycleLog& log);
   void dropFront(int32_t r, uint32_t gv, int64_t c, PacketStore& store, CycleLog& log);
