@@ -126,7 +126,9 @@ TEST(WaitingHeaders, SkippingTheirRoutingChangesNothingButTheCalls) {
     const Results b = simulate(makeMesh({4, 4}), breaks);
     ASSERT_EQ(a.messages.delivered, 4000) << token;
     EXPECT_GT(a.recoveries, 0) << token;
-    if (token) EXPECT_GT(a.token_captures, 0);
+    if (token) {
+      EXPECT_GT(a.token_captures, 0);
+    }
     // (Compared whole, without printing two results files on a failure.)
     EXPECT_TRUE(withoutWallTime(toJson(a)) == withoutWallTime(toJson(b))) << token;
     // Most waiting clocks need no routing call.
