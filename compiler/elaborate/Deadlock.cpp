@@ -17,7 +17,6 @@ uint64_t DependencyGraph::edgeCount() const {
 
 namespace {
 
-
 void addEdge(std::vector<uint32_t>& list, uint32_t w) {
   if (std::find(list.begin(), list.end(), w) == list.end()) list.push_back(w);
 }
