@@ -68,8 +68,10 @@ std::unique_ptr<llvm::TargetMachine> hostMachine(int optLevel, DiagnosticEngine&
 // The simulator core: simcore.bc runs only the generated routing (the
 // specialized build), simcore-plain.bc every routing (--unspecialized).
 std::unique_ptr<llvm::Module> readCore(llvm::LLVMContext& context, bool plain,
-                                       DiagnosticEngine& diags) {
-  std::string path = std::string(NDL_SIM_DIR) + (plain ? "/simcore-plain.bc" : "/simcore.bc");
+                                       DiagnosticEngine& diags, const std::string& path_ = {}) {
+  std::string path = !path_.empty() ? path_
+                                    : std::string(NDL_SIM_DIR) +
+                                          (plain ? "/simcore-plain.bc" : "/simcore.bc");
   llvm::SMDiagnostic err;
   std::unique_ptr<llvm::Module> core = llvm::parseIRFile(path, err, context);
   if (!core) {
@@ -82,8 +84,8 @@ std::unique_ptr<llvm::Module> readCore(llvm::LLVMContext& context, bool plain,
 
 // Links the simulator core (bitcode built with ndlc) into the module so
 // that one optimization sees the cycle loop and the routing function.
-bool linkCore(llvm::Module& module, DiagnosticEngine& diags) {
-  std::unique_ptr<llvm::Module> core = readCore(module.getContext(), false, diags);
+bool linkCore(llvm::Module& module, const std::string& path, DiagnosticEngine& diags) {
+  std::unique_ptr<llvm::Module> core = readCore(module.getContext(), false, diags, path);
   if (!core) return false;
   core->setTargetTriple(module.getTargetTriple());
   if (llvm::Linker::linkModules(module, std::move(core))) {
@@ -126,7 +128,7 @@ std::unique_ptr<llvm::Module> prepare(llvm::LLVMContext& context,
   if (!m) return nullptr;
   if (tm) m->setDataLayout(tm->createDataLayout());
   if (options.linkRuntime && !options.unspecialized) {
-    if (!linkCore(*m, diags)) return nullptr;
+    if (!linkCore(*m, options.coreBitcode, diags)) return nullptr;
     // Nothing outside the module calls the routing glue: internal, it
     // inlines into the router step (external, the inliner keeps a copy and
     // weighs it as shared).

@@ -26,6 +26,9 @@ struct CodegenOptions {
   // own object, so nothing of the network reaches it as a constant
   // (docs/codegen.md).
   bool unspecialized = false;
+  // emit-llvm --core-bitcode: the simulator core to link instead of the built simcore.bc
+  // (the build's profile training links an instrumented core; docs/codegen.md).
+  std::string coreBitcode;
 };
 
 // Writes the module as LLVM IR text. Returns false after reporting.

@@ -139,6 +139,7 @@ codegen::CodegenOptions codegenOptions(const BuildOptions& o) {
   c.unspecialized = o.unspecialized;
   c.optimize = !o.noOpt;
   c.linkRuntime = !o.moduleOnly;
+  c.coreBitcode = o.coreBitcode;
   return c;
 }
 

@@ -43,6 +43,7 @@ struct BuildOptions {
   bool unspecialized = false;
   bool noOpt = false;       // emit-llvm --no-opt
   bool moduleOnly = false;  // emit-llvm --module-only: without the simulator core
+  std::string coreBitcode;  // emit-llvm --core-bitcode: another simulator core
   bool verbose = false;
   DiagOptions diag;
   PipelineOptions pipeline;

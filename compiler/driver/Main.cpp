@@ -83,6 +83,13 @@ int run(int argc, char** argv) {
   buildFlags(emitCmd);
   emitCmd->add_flag("--no-opt", build.noOpt, "the module as generated, before optimization");
   emitCmd->add_flag("--module-only", build.moduleOnly, "without the simulator core");
+  emitCmd
+      ->add_option("--core-bitcode", build.coreBitcode,
+                   "link this simulator core bitcode instead of the built one (the build's "
+                   "profile training links an instrumented core)")
+      ->check(CLI::ExistingFile)
+      ->excludes("--module-only")
+      ->excludes("--unspecialized");
 
   // ndlc sweep: the sweep engine is compiler/driver/sweep/ndl_sweep.py; every
   // argument after `sweep` goes to it unchanged.

@@ -20,6 +20,7 @@ config.substitutions.append(("%ndlc", config.ndlc))
 config.substitutions.append(("%FileCheck", config.filecheck))
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%srcroot", config.source_root))
+config.substitutions.append(("%buildroot", config.build_root))
 # `not` and FileCheck as plain commands, as LLVM's own tests write them.
 config.environment["PATH"] = os.pathsep.join(
     [os.path.dirname(config.filecheck), os.path.dirname(config.not_tool), os.environ.get("PATH", "")])
@@ -33,6 +34,9 @@ config.environment["NDL_CACHE_DIR"] = os.environ.get(
 if getattr(config, "sanitized", False):
     config.environment["NDL_SANITIZED"] = "1"
     config.available_features.add("sanitized")
+
+if getattr(config, "profile_core", False):
+    config.available_features.add("profile-core")
 
 # Sanitizer settings pass through to ndlc.
 for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "NDL_STDLIB"):
