@@ -261,6 +261,22 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
   const uint32_t now = static_cast<uint32_t>(c);
   const RouterFrame frame{pb, ob, deg};
 
+  // A lone worm: the only busy VC owns its output VC (or ejects). Most steps at light load
+  // are this one; it asks for the switch alone and is granted if it has a credit, as the
+  // stages below would do, without their set-up.
+  if (busy == info.owning && (busy & (busy - 1)) == 0) {
+    const int l = __builtin_ctzll(busy);
+    const InputVc& v = vc(vb + static_cast<uint32_t>(l));
+    if ((out_vc_[static_cast<size_t>(ob + v.out_port * vcs_ + v.out_vc)] & kCreditMask) != 0) {
+      ports_[pb + v.out_port].sa_out_ptr = roundRobinNext(v.port);
+      ports_[pb + v.port].sa_in_ptr = roundRobinNext(l);
+      moveFlit(r, vb + static_cast<uint32_t>(l), l, frame, c, store, log);
+    } else if (v.sent == 0) [[unlikely]] {
+      headsStayed(r, busy, c, store, log);
+    }
+    return info.nonempty != 0;
+  }
+
   uint64_t va_req[kMaxPorts];  // per output port: local VCs asking for an output VC
   uint32_t va_ports = 0;
   uint64_t va_want[kMaxLocalVcs];  // per asking VC: the free VCs of its port it may take
