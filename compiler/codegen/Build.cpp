@@ -66,12 +66,13 @@ std::unique_ptr<llvm::TargetMachine> hostMachine(int optLevel, DiagnosticEngine&
 }
 
 // The simulator core: simcore.bc runs only the generated routing (the
-// specialized build), simcore-plain.bc every routing (--unspecialized).
+// specialized build), simcore-plain.bc every routing (--unspecialized);
+// `chosen` instead when given (emit-llvm --core-bitcode).
 std::unique_ptr<llvm::Module> readCore(llvm::LLVMContext& context, bool plain,
-                                       DiagnosticEngine& diags, const std::string& path_ = {}) {
-  std::string path = !path_.empty() ? path_
-                                    : std::string(NDL_SIM_DIR) +
-                                          (plain ? "/simcore-plain.bc" : "/simcore.bc");
+                                       DiagnosticEngine& diags, const std::string& chosen = {}) {
+  std::string path = !chosen.empty() ? chosen
+                                     : std::string(NDL_SIM_DIR) +
+                                           (plain ? "/simcore-plain.bc" : "/simcore.bc");
   llvm::SMDiagnostic err;
   std::unique_ptr<llvm::Module> core = llvm::parseIRFile(path, err, context);
   if (!core) {
