@@ -1,8 +1,8 @@
 # The simulator core's profile (cmake -P; docs/codegen.md): simulators of the
 # training networks are built against the instrumented core, run, and their
 # counts merged into OUT, which the core is then compiled with. Every run is
-# seeded, so the profile (and the core built from it) is the same on every
-# build.
+# seeded, so the profile's counts are the same on every build (its names of
+# file-local functions hold the source path).
 #
 # In: NDLC, CORE (instrumented bitcode), CLANGXX, PROFDATA, SIMRT (the
 # native runtime archive), LIBS (its link libraries), SRC (the source tree),
