@@ -128,7 +128,13 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
       vc(g).cls = classes.empty() ? 0 : classes[vc(g).index];
     }
   }
-  out_vc_.assign(ovcs, static_cast<uint16_t>(buffer_flits_));
+  // The credit sink: a port without a sender (the injection port) returns its credits there.
+  const int32_t sink = ovcs;
+  for (Port& port : ports_) {
+    if (port.up_ovc < 0) port.up_ovc = sink;
+  }
+  out_vc_.assign(static_cast<size_t>(ovcs) + static_cast<size_t>(std::max(vcs_, inj_vcs_)),
+                 static_cast<uint16_t>(buffer_flits_));
   // After each router's output VCs, a sentinel with a credit that never changes: a VC that
   // ejects has out_port = degree and out_vc = 0, so it finds the sentinel where an output VC
   // would be, and the switch request of a worm needs no branch on where it goes (router.h).
@@ -270,11 +276,9 @@ void Network::discardFlits(int32_t r, uint32_t gv, int64_t c, CycleLog& log) {
   if (v.count == 0)
     router_[r].nonempty &= ~(uint64_t{1} << (gv - static_cast<uint32_t>(router_[r].vc_begin)));
   // The discarded flits free buffer space exactly as if they had left: credits go back.
-  const int32_t up = ports_[router_[r].portBegin() + v.port].up_ovc;
-  if (up >= 0) {
-    wheel_.sendCredit(c + credit_delay_, static_cast<uint32_t>(up + v.index),
-                      static_cast<uint32_t>(n));
-  }
+  wheel_.sendCredit(c + credit_delay_,
+                    static_cast<uint32_t>(ports_[router_[r].portBegin() + v.port].up_ovc + v.index),
+                    static_cast<uint32_t>(n));
   flits_in_network_ -= n;
   log.moved = true;
   if (v.sent == v.len) {

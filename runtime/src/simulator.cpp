@@ -340,7 +340,7 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
         net.deliverRest();
       }
     }
-    if (log.moved) last_move = c;
+    if (log.moved || log.flit_hops != 0) last_move = c;
     bool deadlocked = false;
     if (log.suspect && c >= next_search && params.deadlock != DeadlockHandling::kDropAfterTimeout) {
       next_search = c + suspect_after;

@@ -81,7 +81,7 @@ struct CycleLog {
   std::vector<Arrival> drops;     // packets dropped by the deadlock timeout, and where
   std::vector<uint32_t> freed;    // dropped packets whose last flit was discarded
   int64_t flit_hops = 0;          // flits that crossed a network link
-  bool moved = false;             // any flit moved (deadlock detection)
+  bool moved = false;             // a flit moved other than over a link (deadlock detection)
   bool suspect = false;           // a header has been blocked for the deadlock timeout
   void clear() {
     arrivals.clear();
@@ -384,7 +384,7 @@ class Network {
   // per global port, packed (16 bytes) so one cache line serves a router's ports
   struct Port {
     int32_t down_vc = -1;      // output side: input VC 0 of the receiving port, or -1
-    int32_t up_ovc = -1;       // input side: output VC 0 of the sending port, or -1
+    int32_t up_ovc = -1;       // input side: output VC 0 of the sending port, or the sink
     int32_t down_router = -1;  // output side: the receiving router
     uint8_t link_delay = 0;    // output side, link clocks (at most kMaxLinkDelay)
     uint8_t va_ptr = 0;        // VC allocation pointer (output side)
@@ -418,7 +418,9 @@ class Network {
   }
 
   // per global output VC: credits (free downstream slots) in the low 15 bits, and kOwned
-  // while a packet holds the VC; each router's are followed by its ejection sentinel
+  // while a packet holds the VC; each router's are followed by its ejection sentinel, and
+  // the last entries are the credit sink, where the credits of ports without a sender
+  // (injection ports) go, never read
   static constexpr uint16_t kOwned = 0x8000;
   static constexpr uint16_t kCreditMask = 0x7fff;
   std::vector<uint16_t> out_vc_;

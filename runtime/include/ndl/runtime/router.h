@@ -42,15 +42,14 @@ NDL_HOT void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame&
   const uint32_t packet = ring(gv)[v.head];
   v.head = static_cast<uint16_t>((v.head + 1) & depth_mask_);
   router_[r].nonempty &= ~(static_cast<uint64_t>(--v.count == 0) << l);  // no branch
-  const bool head = v.sent == 0;
   const bool tail = ++v.sent == v.len;
-  const int32_t up = ports_[f.pb + v.port].up_ovc;
-  if (up >= 0) {
-    EventWheel::append(*credit_bucket_, CreditEvent{static_cast<uint32_t>(up + v.index), 1});
-  }
-  log.moved = true;
+  // An injection VC's credit goes to the credit sink (up_ovc): no branch on where the flit
+  // came from, which goes either way unpredictably.
+  EventWheel::append(*credit_bucket_,
+                     CreditEvent{static_cast<uint32_t>(ports_[f.pb + v.port].up_ovc + v.index), 1});
   const int32_t o = v.out_port;
   if (o == f.deg) {
+    log.moved = true;  // a move over a link is seen in log.flit_hops
     --flits_in_network_;
     if (tail) {
       if (packet == token_holder_) releaseToken(r, c);
@@ -69,8 +68,7 @@ NDL_HOT void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame&
   } else {
     EventWheel::append(wheel_.flitsAt(c + port.link_delay), sent);
   }
-  ++log.flit_hops;
-  if (head) ++store.packets[packet].hops;
+  ++log.flit_hops;  // the packet's hop is counted as its head is routed at the next router
   if (tail) {
     out_vc_[gov] &= static_cast<uint16_t>(~kOwned);
     router_[r].owning &= ~(uint64_t{1} << l);
@@ -82,8 +80,12 @@ NDL_HOT void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame&
 // A header at the front: it ejects here, or it will ask the routing once its delay is over.
 NDL_HOT void Network::routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t since,
                                       PacketStore& store) {
-  const bool here = store.packets[frontPacket(gv)].dst == r;
-  v.out_port = here ? static_cast<uint8_t>(router_[r].degree()) : uint8_t{0xff};
+  Packet& p = store.packets[frontPacket(gv)];
+  const int32_t deg = router_[r].degree();
+  // A head that came over a link made a hop (counted here rather than per flit sent: the
+  // packet's record is at hand here, and the send then needs no test of whether it is a head).
+  p.hops = static_cast<uint16_t>(p.hops + (v.port != deg));
+  v.out_port = p.dst == r ? static_cast<uint8_t>(deg) : uint8_t{0xff};
   v.out_vc = 0;  // ejecting: the sentinel's place (ovcBegin)
   v.ready = since + static_cast<uint32_t>(header_delay_);
   v.state = VcState::kRouting;
