@@ -244,8 +244,7 @@ class Network {
     int32_t ob;
     int32_t deg;
   };
-  void moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame& f, int64_t c, PacketStore& store,
-                CycleLog& log);
+  void moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame& f, int64_t c, CycleLog& log);
   uint32_t frontPacket(uint32_t gv) const { return ring(gv)[vc(gv).head]; }
   void routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t since, PacketStore& store);
   // Routes a header waiting for an output VC and picks a free candidate: its output port,

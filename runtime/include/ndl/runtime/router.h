@@ -37,7 +37,7 @@ struct DynamicRoute {
 };
 
 NDL_HOT void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame& f, int64_t c,
-                              PacketStore& store, CycleLog& log) {
+                              CycleLog& log) {
   InputVc& v = vc(gv);
   const uint32_t packet = ring(gv)[v.head];
   v.head = static_cast<uint16_t>((v.head + 1) & depth_mask_);
@@ -272,7 +272,7 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     if ((out_vc_[static_cast<size_t>(ob + v.out_port * vcs_ + v.out_vc)] & kCreditMask) != 0) {
       ports_[pb + v.out_port].sa_out_ptr = roundRobinNext(v.port);
       ports_[pb + v.port].sa_in_ptr = roundRobinNext(l);
-      moveFlit(r, vb + static_cast<uint32_t>(l), l, frame, c, store, log);
+      moveFlit(r, vb + static_cast<uint32_t>(l), l, frame, c, log);
     } else if (v.sent == 0) [[unlikely]] {
       headsStayed(r, busy, c, store, log);
     }
@@ -419,7 +419,7 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     const InputVc& v = vc(vb + static_cast<uint32_t>(l));
     ports_[pb + v.out_port].sa_out_ptr = roundRobinNext(v.port);
     ports_[pb + v.port].sa_in_ptr = roundRobinNext(l);
-    moveFlit(r, vb + static_cast<uint32_t>(l), l, frame, c, store, log);
+    moveFlit(r, vb + static_cast<uint32_t>(l), l, frame, c, log);
   } else if (sa_vcs != 0 && twoApart(sa_vcs, vb, r)) {
     // Two VCs ask, from different input ports for different output ports (most steps with
     // more than one request below saturation): both stages grant both, and they move in the
@@ -432,7 +432,7 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
       const InputVc& v = vc(vb + static_cast<uint32_t>(l));
       ports_[pb + v.out_port].sa_out_ptr = roundRobinNext(v.port);
       ports_[pb + v.port].sa_in_ptr = roundRobinNext(l);
-      moveFlit(r, vb + static_cast<uint32_t>(l), l, frame, c, store, log);
+      moveFlit(r, vb + static_cast<uint32_t>(l), l, frame, c, log);
     }
   } else if (sa_vcs != 0) {
     int chosen[kMaxPorts];
@@ -477,7 +477,7 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
       ports_[pb + o].sa_out_ptr = roundRobinNext(in);
       ports_[pb + in].sa_in_ptr = roundRobinNext(chosen[in]);
       moved |= uint64_t{1} << chosen[in];
-      moveFlit(r, vb + static_cast<uint32_t>(chosen[in]), chosen[in], frame, c, store, log);
+      moveFlit(r, vb + static_cast<uint32_t>(chosen[in]), chosen[in], frame, c, log);
     }
     sa_vcs = moved;
   }
