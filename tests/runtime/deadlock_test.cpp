@@ -216,6 +216,23 @@ TEST(Deadlock, SaturationIsNeverTakenForADeadlock) {
   }
 }
 
+TEST(Deadlock, ALongWormOnSlowLinksIsNotTakenForADeadlock) {
+  // The backstop reports a network in which no flit moved for deadlock_detect_clocks. Here
+  // nothing ejects for about a thousand clocks (a 200-flit worm crossing five links of 200
+  // clocks each) while flits cross links at least every ~200 clocks: moves over links must
+  // count as moves, or this run is stopped as a deadlock at clock 600.
+  SimParams p = baseParams(FlowControl::kWormhole, 200, 8, 1);
+  p.link_delay_clocks = 200;
+  p.deadlock_detect_clocks = 600;
+  p.time_limit_clocks = 40000;
+  const Results r = testing::runSingle(makeMesh({6}), p, 0, 5);
+  EXPECT_EQ(r.status, RunStatus::kOk) << r.status_message;
+  EXPECT_EQ(r.messages.delivered, 1);
+  EXPECT_EQ(r.flit_hops, 200 * 5);
+  // The scenario holds: the first flit ejected only after the backstop's window.
+  EXPECT_GT(r.cycles, 5 * 200);
+}
+
 TEST(Deadlock, NothingIsDroppedWithoutDrop) {
   for (DeadlockHandling dh : {DeadlockHandling::kDetect, DeadlockHandling::kAvoid}) {
     SimParams p = deadlockProne();
