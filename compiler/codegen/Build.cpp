@@ -89,6 +89,14 @@ bool linkCore(llvm::Module& module, const std::string& path, DiagnosticEngine& d
   std::unique_ptr<llvm::Module> core = readCore(module.getContext(), false, diags, path);
   if (!core) return false;
   core->setTargetTriple(module.getTargetTriple());
+  // The core was compiled for baseline x86-64 (it is built once, with NDL); the simulator
+  // runs where it is built, so its functions take this CPU's features from the target
+  // machine like the generated code (BMI's shifts and bit scans in the router step).
+  for (llvm::Function& f : *core) {
+    f.removeFnAttr("target-cpu");
+    f.removeFnAttr("target-features");
+    f.removeFnAttr("tune-cpu");
+  }
   if (llvm::Linker::linkModules(module, std::move(core))) {
     internalError("linking the simulator core bitcode with the generated module failed");
   }
