@@ -30,7 +30,7 @@ bool Network::waitsFor(int32_t r, uint32_t gv, uint32_t now, RouteFn route,
   const InputVc& v = vc(gv);
   const Router& info = router_[r];
   const int32_t pb = info.portBegin();
-  const int32_t ob = ovcBegin(r, info);
+  const int32_t ob = ovcBegin(info);
   // A full downstream VC with no credit in flight (a credit on its way means movement).
   auto full = [&](int32_t o, int32_t k, uint16_t credits) {
     const int32_t down = ports_[pb + o].down_vc;
@@ -177,9 +177,9 @@ std::string Network::vcName(uint32_t gv) const {
   int32_t up = 0;
   for (int32_t hi = routers_; hi - up > 1;) {
     const int32_t mid = up + (hi - up) / 2;
-    (ovcBegin(mid, router_[mid]) <= up_ovc ? up : hi) = mid;
+    (ovcBegin(router_[mid]) <= up_ovc ? up : hi) = mid;
   }
-  const int32_t port = (up_ovc - ovcBegin(up, router_[up])) / vcs_;
+  const int32_t port = (up_ovc - ovcBegin(router_[up])) / vcs_;
   const int32_t code = out_code_[router_[up].portBegin() + port];
   if (code < 0) return fmt::format("n{}:p{} vc{}", up, port, v.index);
   const int32_t dim = code >> 1;

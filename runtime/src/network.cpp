@@ -66,7 +66,10 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
     router_[r].vc_begin = ivcs;
     ports += deg + 1;
     ivcs += deg * vcs_ + inj_vcs_;
-    ovcs += deg * vcs_ + 1;  // its network output VCs and its ejection sentinel
+    // Its network output VCs, its ejection sentinel and, unused, as many entries as it has
+    // injection VCs beyond the first: a router's output VCs then start at the number of its
+    // first input VC, which the step has at hand (no arithmetic per step).
+    ovcs += deg * vcs_ + inj_vcs_;
   }
 
   ports_.assign(ports, Port{});
@@ -104,7 +107,7 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
       }
       if (port.direction != LinkDirection::kOutOnly) {
         ports_[g].up_ovc =
-            ovcBegin(port.peer_node, router_[port.peer_node]) + port.peer_port * vcs_;
+            ovcBegin(router_[port.peer_node]) + port.peer_port * vcs_;
       }
     }
   }
@@ -139,7 +142,7 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   // ejects has out_port = degree and out_vc = 0, so it finds the sentinel where an output VC
   // would be, and the switch request of a worm needs no branch on where it goes (router.h).
   for (int32_t r = 0; r < routers_; ++r) {
-    out_vc_[ovcBegin(r, router_[r]) + router_[r].degree() * vcs_] = 1;
+    out_vc_[ovcBegin(router_[r]) + router_[r].degree() * vcs_] = 1;
   }
   collisions_.assign(routers_, 0);
   atomic_credits_ = params.atomic_vc_allocation ? buffer_flits_ : 0;
@@ -318,7 +321,7 @@ void Network::dropFront(int32_t r, uint32_t gv, int64_t c, PacketStore& store, C
   store.packets[packet].dropped = 1;
   log.drops.push_back({r, packet});
   if (v.state == VcState::kActive && v.out_port != router_[r].degree()) {
-    out_vc_[ovcBegin(r, router_[r]) + v.out_port * vcs_ + v.out_vc] &= static_cast<uint16_t>(~kOwned);
+    out_vc_[ovcBegin(router_[r]) + v.out_port * vcs_ + v.out_vc] &= static_cast<uint16_t>(~kOwned);
     if ((token_vc_ >> v.out_vc) & 1) --lane_vcs_[r];
   }
   router_[r].owning &= ~(uint64_t{1} << (gv - static_cast<uint32_t>(router_[r].vc_begin)));

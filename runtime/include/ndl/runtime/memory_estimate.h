@@ -41,7 +41,7 @@ inline double estimateSimulatorBytes(const NetworkShape& s) {
   const double routers = static_cast<double>(s.routers);
   const double ports = static_cast<double>(s.ports);
   const double ivcs = ports * static_cast<double>(s.vcs) + routers * static_cast<double>(s.injection_vcs);
-  const double ovcs = ports * static_cast<double>(s.vcs);
+  const double ovcs = ivcs;  // numbered as the input VCs (network.h)
   return routers * (kRouterEntryBytes + kOtherPerNodeBytes) + (ports + routers) * kPortEntryBytes +
          ivcs * (kInputVcEntryBytes + depth * kFlitSlotBytes) + ovcs * kOutputVcEntryBytes;
 }

@@ -175,7 +175,7 @@ class Network {
     // A router's ports (16 bytes each) span two cache lines from degree 4 on.
     __builtin_prefetch(&ports_[x.portBegin()], 1);
     __builtin_prefetch(&ports_[x.portBegin() + x.degree()], 1);
-    __builtin_prefetch(&out_vc_[ovcBegin(r, x)], 1);
+    __builtin_prefetch(&out_vc_[ovcBegin(x)], 1);
     // What only headers use (routing, grants, collisions) only for a router with headers:
     // at light load most steps pass the flits of worms that own their output VCs already.
     if ((x.nonempty & ~x.owning) != 0) {
@@ -335,9 +335,8 @@ class Network {
   std::vector<int16_t> in_code_;
 
   // per router, in one 24-byte entry: a router step starts with it. Its output VCs (and the
-  // ejection sentinel after them) start at vc_begin less the injection VCs of the routers
-  // before it, plus their sentinels (ovcBegin), and its first port
-  // and degree share a word, so that eight entries fill three cache lines.
+  // ejection sentinel after them) are numbered as its input VCs, from vc_begin (ovcBegin),
+  // and its first port and degree share a word, so that eight entries fill three cache lines.
   struct Router {
     uint64_t nonempty = 0;  // local input VCs holding flits
     uint64_t owning = 0;    // local input VCs in kActive (owning an output VC, or ejecting)
@@ -349,7 +348,7 @@ class Network {
   };
   static_assert(kMaxPorts <= 1 << Router::kDegreeBits);
   static_assert(sizeof(Router) == 24, "the router entry is sized for memory per node");
-  int32_t ovcBegin(int32_t r, const Router& x) const { return x.vc_begin - r * (inj_vcs_ - 1); }
+  int32_t ovcBegin(const Router& x) const { return x.vc_begin; }
   std::vector<Router> router_;
   std::vector<int64_t> collisions_;
   int32_t atomic_credits_ = 0;  // buffer_flits_ under atomic VC allocation, else 0

@@ -257,7 +257,7 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
   const uint64_t busy = info.nonempty;
   if (busy == 0) return false;
   const int32_t pb = info.portBegin();
-  const int32_t ob = ovcBegin(r, info);
+  const int32_t ob = ovcBegin(info);
   const uint32_t vb = static_cast<uint32_t>(info.vc_begin);
   const int32_t deg = info.degree();
   const uint32_t now = static_cast<uint32_t>(c);
