@@ -204,7 +204,7 @@ void Network::deliverCredits(int64_t c) {
   auto& credits = wheel_.creditsAt(c);
   for (size_t i = 0; i < credits.size(); ++i) {
     if (kPrefetch && i + kAhead < credits.size()) __builtin_prefetch(&out_vc_[credits[i + kAhead].ovc], 1);
-    out_vc_[credits[i].ovc] += static_cast<uint16_t>(credits[i].count);
+    ++out_vc_[credits[i].ovc];
   }
   credits.clear();
 }
@@ -279,9 +279,8 @@ void Network::discardFlits(int32_t r, uint32_t gv, int64_t c, CycleLog& log) {
   if (v.count == 0)
     router_[r].nonempty &= ~(uint64_t{1} << (gv - static_cast<uint32_t>(router_[r].vc_begin)));
   // The discarded flits free buffer space exactly as if they had left: credits go back.
-  wheel_.sendCredit(c + credit_delay_,
-                    static_cast<uint32_t>(ports_[router_[r].portBegin() + v.port].up_ovc + v.index),
-                    static_cast<uint32_t>(n));
+  const auto up = static_cast<uint32_t>(ports_[router_[r].portBegin() + v.port].up_ovc + v.index);
+  for (int32_t k = 0; k < n; ++k) wheel_.sendCredit(c + credit_delay_, up);
   flits_in_network_ -= n;
   log.moved = true;
   if (v.sent == v.len) {

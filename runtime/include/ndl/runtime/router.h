@@ -46,7 +46,7 @@ NDL_HOT void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame&
   // An injection VC's credit goes to the credit sink (up_ovc): no branch on where the flit
   // came from, which goes either way unpredictably.
   EventWheel::append(*credit_bucket_,
-                     CreditEvent{static_cast<uint32_t>(ports_[f.pb + v.port].up_ovc + v.index), 1});
+                     CreditEvent{static_cast<uint32_t>(ports_[f.pb + v.port].up_ovc + v.index)});
   const int32_t o = v.out_port;
   if (o == f.deg) {
     log.moved = true;  // a move over a link is seen in log.flit_hops
