@@ -32,18 +32,18 @@ bool Network::waitsFor(int32_t r, uint32_t gv, uint32_t now, RouteFn route,
   const int32_t pb = info.portBegin();
   const int32_t ob = ovcBegin(info);
   // A full downstream VC with no credit in flight (a credit on its way means movement).
-  auto full = [&](int32_t o, int32_t k, uint16_t credits) {
-    const int32_t down = ports_[pb + o].down_vc;
-    if (down < 0) return false;
-    const uint32_t d = static_cast<uint32_t>(down + k);
+  // b: the output VC as a route-mask bit (port * VCs + VC).
+  auto full = [&](int32_t o, int32_t b, uint16_t credits) {
+    if (ports_[pb + o].down_router < 0) return false;
+    const uint32_t d = static_cast<uint32_t>(ports_[pb + o].down_base + b);
     if (vc(d).count + credits < buffer_flits_) return false;
     targets.push_back(d);
     return true;
   };
   if (v.state == VcState::kActive) {
     if (v.out_port == info.degree()) return false;  // ejecting
-    const uint16_t credits = out_vc_[ob + v.out_port * vcs_ + v.out_vc] & kCreditMask;
-    return credits == 0 && full(v.out_port, v.out_vc, 0);
+    const uint16_t credits = out_vc_[ob + v.out_ovc] & kCreditMask;
+    return credits == 0 && full(v.out_port, v.out_ovc, 0);
   }
   if (v.state != VcState::kVcAlloc) return false;  // waiting for its delay or its tail
 
@@ -66,18 +66,17 @@ bool Network::waitsFor(int32_t r, uint32_t gv, uint32_t now, RouteFn route,
   for (uint64_t m = candidates; m != 0; m &= m - 1) {
     const int b = __builtin_ctzll(m);
     const int32_t o = bit_port_[b];
-    const int32_t k = b - o * vcs_;
     const uint16_t e = out_vc_[ob + b];
     if (e < kOwned) {
       if (e >= need) return false;  // free now: it will be taken
-      if (!full(o, k, e)) return false;
+      if (!full(o, b, e)) return false;
       continue;
     }
     // Owned: by the local VC whose front packet holds it until its tail leaves.
     uint32_t owner = kNone;
     for (int32_t l = 0; l < info.degree() * vcs_ + inj_vcs_; ++l) {
       const InputVc& u = vc(info.vc_begin + l);
-      if (u.state == VcState::kActive && u.out_port == o && u.out_vc == k) {
+      if (u.state == VcState::kActive && u.out_port == o && u.out_ovc == b) {
         owner = static_cast<uint32_t>(info.vc_begin + l);
         break;
       }

@@ -93,7 +93,7 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
       if (port.peer_node < 0) continue;
       const int32_t g = router_[r].portBegin() + p;
       if (port.direction != LinkDirection::kInOnly) {
-        ports_[g].down_vc = router_[port.peer_node].vc_begin + port.peer_port * vcs_;
+        ports_[g].down_base = router_[port.peer_node].vc_begin + port.peer_port * vcs_ - p * vcs_;
         ports_[g].down_router = port.peer_node;
         const int32_t delay = port.delay_clocks > 0 ? port.delay_clocks : params.link_delay_clocks;
         if (delay > kMaxLinkDelay) {
@@ -139,8 +139,9 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   out_vc_.assign(static_cast<size_t>(ovcs) + static_cast<size_t>(std::max(vcs_, inj_vcs_)),
                  static_cast<uint16_t>(buffer_flits_));
   // After each router's output VCs, a sentinel with a credit that never changes: a VC that
-  // ejects has out_port = degree and out_vc = 0, so it finds the sentinel where an output VC
-  // would be, and the switch request of a worm needs no branch on where it goes (router.h).
+  // ejects has out_port = degree and out_ovc = degree * VCs, so it finds the sentinel where
+  // an output VC would be, and the switch request of a worm needs no branch on where it goes
+  // (router.h).
   for (int32_t r = 0; r < routers_; ++r) {
     out_vc_[ovcBegin(router_[r]) + router_[r].degree() * vcs_] = 1;
   }
@@ -171,7 +172,7 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   // One delay on every link (the usual case): the round's flits go to one bucket.
   link_delay_ = -1;
   for (const Port& p : ports_) {
-    if (p.down_vc < 0) continue;
+    if (p.down_router < 0) continue;
     if (link_delay_ < 0) link_delay_ = p.link_delay;
     if (p.link_delay != link_delay_) link_delay_ = 0;
   }
@@ -320,8 +321,8 @@ void Network::dropFront(int32_t r, uint32_t gv, int64_t c, PacketStore& store, C
   store.packets[packet].dropped = 1;
   log.drops.push_back({r, packet});
   if (v.state == VcState::kActive && v.out_port != router_[r].degree()) {
-    out_vc_[ovcBegin(router_[r]) + v.out_port * vcs_ + v.out_vc] &= static_cast<uint16_t>(~kOwned);
-    if ((token_vc_ >> v.out_vc) & 1) --lane_vcs_[r];
+    out_vc_[ovcBegin(router_[r]) + v.out_ovc] &= static_cast<uint16_t>(~kOwned);
+    if ((token_bits_ >> v.out_ovc) & 1) --lane_vcs_[r];
   }
   router_[r].owning &= ~(uint64_t{1} << (gv - static_cast<uint32_t>(router_[r].vc_begin)));
   v.state = VcState::kDiscard;

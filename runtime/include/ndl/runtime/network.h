@@ -42,9 +42,12 @@ struct InputVc {
   uint16_t sent = 0;   // flits of the front packet forwarded or discarded
   uint16_t len = 0;    // flits of the front packet
   uint8_t out_port = 0;
-  uint8_t out_vc = 0;
+  // The output VC it holds as a bit of the router's route masks, out_port * VCs + the VC
+  // (degree * VCs, the ejection sentinel's place, when it ejects): the step finds its credits
+  // at the router's first output VC plus this, without a multiply.
+  uint8_t out_ovc = 0;
   uint8_t cls = 0;    // fixed: the VC's class (network or injection classes)
-  uint8_t spare = 0;  // with out_port and out_vc, the candidates of a kBlocked header
+  uint8_t spare = 0;  // with out_port and out_ovc, the candidates of a kBlocked header
   VcState state = VcState::kIdle;
   uint8_t port = 0;   // fixed: the input port this VC belongs to
   uint8_t index = 0;  // fixed: the VC's number at that port
@@ -52,18 +55,18 @@ struct InputVc {
   // kQueued: the previous tail left with this head already queued: the head reached the
   // front in clock `ready`, and its header delay counts from there.
   // kBlocked: the header in kVcAlloc found no free candidate when last routed; its candidate
-  // output VCs (every tier) are then kept in out_port, out_vc and spare, unused until a grant.
+  // output VCs (every tier) are then kept in out_port, out_ovc and spare, unused until a grant.
   uint8_t flags = 0;
   static constexpr uint8_t kCollided = 1;
   static constexpr uint8_t kQueued = 2;
   static constexpr uint8_t kBlocked = 4;
   static constexpr int kBlockedBits = 24;
   uint32_t blockedCandidates() const {
-    return out_port | static_cast<uint32_t>(out_vc) << 8 | static_cast<uint32_t>(spare) << 16;
+    return out_port | static_cast<uint32_t>(out_ovc) << 8 | static_cast<uint32_t>(spare) << 16;
   }
   void setBlocked(uint32_t candidates) {
     out_port = static_cast<uint8_t>(candidates);
-    out_vc = static_cast<uint8_t>(candidates >> 8);
+    out_ovc = static_cast<uint8_t>(candidates >> 8);
     spare = static_cast<uint8_t>(candidates >> 16);
     flags |= kBlocked;
   }
@@ -381,9 +384,11 @@ class Network {
 
   // per global port, packed (16 bytes) so one cache line serves a router's ports
   struct Port {
-    int32_t down_vc = -1;      // output side: input VC 0 of the receiving port, or -1
+    // Output side: input VC 0 of the receiving port less this port's first route-mask bit
+    // (its number at its router * VCs), so that a flit's VC there is this plus out_ovc.
+    int32_t down_base = 0;
     int32_t up_ovc = -1;       // input side: output VC 0 of the sending port, or the sink
-    int32_t down_router = -1;  // output side: the receiving router
+    int32_t down_router = -1;  // output side: the receiving router, or -1 (no receiver)
     uint8_t link_delay = 0;    // output side, link clocks (at most kMaxLinkDelay)
     uint8_t va_ptr = 0;        // VC allocation pointer (output side)
     uint8_t sa_out_ptr = 0;    // switch allocation pointer (output side)

@@ -59,10 +59,10 @@ NDL_HOT void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame&
     }
     return;
   }
-  const int32_t gov = f.ob + o * vcs_ + v.out_vc;
+  const int32_t gov = f.ob + v.out_ovc;
   --out_vc_[gov];  // a credit was there, so the owned bit is untouched
   const Port& port = ports_[f.pb + o];
-  const FlitEvent sent{static_cast<uint32_t>(port.down_vc + v.out_vc), packet, port.down_router};
+  const FlitEvent sent{static_cast<uint32_t>(port.down_base + v.out_ovc), packet, port.down_router};
   if (link_delay_ > 0) {
     EventWheel::append(*flit_bucket_, sent);
   } else {
@@ -72,7 +72,7 @@ NDL_HOT void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame&
   if (tail) {
     out_vc_[gov] &= static_cast<uint16_t>(~kOwned);
     router_[r].owning &= ~(uint64_t{1} << l);
-    if ((token_vc_ >> v.out_vc) & 1) --lane_vcs_[r];
+    if ((token_bits_ >> v.out_ovc) & 1) --lane_vcs_[r];
     releaseFront(v, c);
   }
 }
@@ -86,7 +86,7 @@ NDL_HOT void Network::routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t sin
   // packet's record is at hand here, and the send then needs no test of whether it is a head).
   p.hops = static_cast<uint16_t>(p.hops + (v.port != deg));
   v.out_port = p.dst == r ? static_cast<uint8_t>(deg) : uint8_t{0xff};
-  v.out_vc = 0;  // ejecting: the sentinel's place (ovcBegin)
+  v.out_ovc = static_cast<uint8_t>(deg * vcs_);  // ejecting: the sentinel's place
   v.ready = since + static_cast<uint32_t>(header_delay_);
   v.state = VcState::kRouting;
 }
@@ -225,7 +225,7 @@ NDL_HOT bool Network::selectRoute(int32_t r, int l, InputVc& v, const RouterFram
       }
     }
     o = bit_port_[pick];
-    if (ports_[f.pb + o].down_vc < 0) badRoute(r, p.dst, -1);
+    if (ports_[f.pb + o].down_router < 0) badRoute(r, p.dst, -1);
     const uint64_t port_bits = (vcs_ >= 64 ? ~uint64_t{0} : (uint64_t{1} << vcs_) - 1)
                                << (o * vcs_);
     want = free & port_bits;
@@ -269,7 +269,7 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
   if (busy == info.owning && (busy & (busy - 1)) == 0) {
     const int l = __builtin_ctzll(busy);
     const InputVc& v = vc(vb + static_cast<uint32_t>(l));
-    if ((out_vc_[static_cast<size_t>(ob + v.out_port * vcs_ + v.out_vc)] & kCreditMask) != 0) {
+    if ((out_vc_[static_cast<size_t>(ob + v.out_ovc)] & kCreditMask) != 0) {
       ports_[pb + v.out_port].sa_out_ptr = roundRobinNext(v.port);
       ports_[pb + v.port].sa_in_ptr = roundRobinNext(l);
       moveFlit(r, vb + static_cast<uint32_t>(l), l, frame, c, log);
@@ -299,7 +299,7 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     const InputVc& v = vc(vb + static_cast<uint32_t>(l));
     heads |= static_cast<uint64_t>(v.sent == 0) << l;
     // An ejecting VC reads the router's sentinel output VC, which always has a credit.
-    const size_t at = static_cast<size_t>(ob + v.out_port * vcs_ + v.out_vc);
+    const size_t at = static_cast<size_t>(ob + v.out_ovc);
     sa_vcs |= static_cast<uint64_t>((out_vc_[at] & kCreditMask) != 0) << l;
   }
 
@@ -383,7 +383,7 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
             ++lane_vcs_[r];
           }
           out_vc_[base + k] |= kOwned;
-          v.out_vc = static_cast<uint8_t>(k);
+          v.out_ovc = static_cast<uint8_t>(o * vcs_ + k);
           v.state = VcState::kActive;
           router_[r].owning |= uint64_t{1} << l;
           ++class_grants_[static_cast<size_t>(r) * classes_ + out_class_[k]];
@@ -454,7 +454,7 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
       if (lane) {
         for (uint64_t m = req; m != 0; m &= m - 1) {
           const InputVc& u = vc(vb + __builtin_ctzll(m));
-          if (u.out_port != deg && ((token_vc_ >> u.out_vc) & 1)) {
+          if (u.out_port != deg && ((token_bits_ >> u.out_ovc) & 1)) {
             l = __builtin_ctzll(m);
             lane_in |= 1u << in;
             break;
