@@ -3,9 +3,8 @@
 # INSIGHT example, and the speed of the generated simulator against the
 # unspecialized build of the same configuration (`ndlc build
 # --unspecialized`: the same core bitcode and passes, compiled as its own
-# object; the runtime's C++ routing where it has one, else the NDL routing
-# compiled to read the network as data and called, not inlined, without memo
-# tables). Usage: bench/codegen/run.sh [BUILD_DIR]
+# object; the NDL routing compiled to read the network as data and called,
+# not inlined, without memo tables). Usage: bench/codegen/run.sh [BUILD_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build}

@@ -83,20 +83,24 @@ std::unique_ptr<llvm::Module> readCore(llvm::LLVMContext& context, bool plain,
   return core;
 }
 
+// The core was compiled for baseline x86-64 (it is built once, with NDL); the simulator
+// runs where it is built, so the core's functions take this CPU's features from the target
+// machine like the generated code (BMI's shifts and bit scans in the router step).
+void forHostCpu(llvm::Module& core) {
+  for (llvm::Function& f : core) {
+    f.removeFnAttr("target-cpu");
+    f.removeFnAttr("target-features");
+    f.removeFnAttr("tune-cpu");
+  }
+}
+
 // Links the simulator core (bitcode built with ndlc) into the module so
 // that one optimization sees the cycle loop and the routing function.
 bool linkCore(llvm::Module& module, const std::string& path, DiagnosticEngine& diags) {
   std::unique_ptr<llvm::Module> core = readCore(module.getContext(), false, diags, path);
   if (!core) return false;
   core->setTargetTriple(module.getTargetTriple());
-  // The core was compiled for baseline x86-64 (it is built once, with NDL); the simulator
-  // runs where it is built, so its functions take this CPU's features from the target
-  // machine like the generated code (BMI's shifts and bit scans in the router step).
-  for (llvm::Function& f : *core) {
-    f.removeFnAttr("target-cpu");
-    f.removeFnAttr("target-features");
-    f.removeFnAttr("tune-cpu");
-  }
+  forHostCpu(*core);
   if (llvm::Linker::linkModules(module, std::move(core))) {
     internalError("linking the simulator core bitcode with the generated module failed");
   }
@@ -246,6 +250,7 @@ bool buildSimulator(const sema::CheckedProgram& program, const elab::Network& ne
     if (emitted) {
       core->setTargetTriple(m->getTargetTriple());
       core->setDataLayout(tm->createDataLayout());
+      forHostCpu(*core);
       if (options.optimize) optimize(*core, tm.get(), options.optLevel);
       objects.push_back(outPath + ".core.o");
       emitted = emitObject(*core, *tm, objects[1], diags);
