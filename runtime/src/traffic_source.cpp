@@ -23,6 +23,7 @@ TrafficSources::TrafficSources(const SimParams& params, const TopologyIndex& top
   length_step_ = params.message_min_bits % 8 == 0 && params.message_max_bits % 8 == 0 ? 8 : 1;
   length_choices_ = (params.message_max_bits - params.message_min_bits) / length_step_ + 1;
   periodic_gap_ = std::max<int64_t>(1, std::llround(params.creation_interval_clocks));
+  log_no_creation_ = std::log1p(-params.creation_rate);
   for (int32_t n = 0; n < nodes; ++n) {
     Source& s = sources_[n];
     s.rng = Rng(params.seed, static_cast<uint64_t>(n));
@@ -38,7 +39,7 @@ TrafficSources::TrafficSources(const SimParams& params, const TopologyIndex& top
 
 int64_t TrafficSources::nextGap(Source& s) {
   if (params_.creation_process == CreationProcess::kPeriodic) return periodic_gap_;
-  return s.rng.geometric(params_.creation_rate);
+  return s.rng.geometric(params_.creation_rate, log_no_creation_);
 }
 
 void TrafficSources::createDue(int64_t c, PacketStore& store, Statistics& stats, Network& net) {

@@ -68,11 +68,13 @@ class Rng {
 
   // Number of Bernoulli(p) trials up to and including the first success (>= 1). Drawing the
   // gap once is equivalent to one coin per clock and far cheaper at light load.
-  int64_t geometric(double p) {
+  int64_t geometric(double p) { return geometric(p, std::log1p(-p)); }
+  // The same with log1p(-p) given: a source draws every gap with the same p.
+  int64_t geometric(double p, double log_fail) {
     if (p >= 1.0) return 1;
     if (p <= 0.0) return INT64_MAX / 4;
     const double u = 1.0 - uniform01();  // (0, 1]
-    const double gap = std::floor(std::log(u) / std::log1p(-p));
+    const double gap = std::floor(std::log(u) / log_fail);
     return gap > 4.0e18 ? INT64_MAX / 4 : static_cast<int64_t>(gap) + 1;
   }
 

@@ -78,6 +78,7 @@ class TrafficSources {
   int64_t length_step_;
   int64_t length_choices_;
   int64_t periodic_gap_;
+  double log_no_creation_;  // log1p(-creation_rate), for the gaps of a Bernoulli process
   int64_t created_ = 0;
   int64_t queued_ = 0;
   int32_t blocked_ = 0;    // sources blocked on a full queue
