@@ -298,12 +298,8 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
             stopped = true;
             break;
           }
-          uint64_t idle = 0;  // routers of the word left with nothing to do
-          for (uint64_t m = word; m != 0; m &= m - 1) {
-            const int b = __builtin_ctzll(m);
-            const int32_t r = static_cast<int32_t>(w * 64) + b;
-            idle |= static_cast<uint64_t>(!net.stepRouter(r, c, route, store, log)) << b;
-          }
+          const uint64_t idle =
+              net.stepWord(word, static_cast<int32_t>(w * 64), c, route, store, log);
           active[w] &= ~(idle & ~pending[w]);
         }
       } else if (!prefetch) {

@@ -153,6 +153,10 @@ class Network {
   // the step has at hand and the caller would otherwise load again.
   template <class Route>
   bool stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& store, CycleLog& log);
+  // Steps the routers of `word` (router base + b for bit b) and returns those left idle.
+  template <class Route>
+  uint64_t stepWord(uint64_t word, int32_t base, int64_t c, const Route& route,
+                    PacketStore& store, CycleLog& log);
 
   bool routerBusy(int32_t r) const { return router_[r].nonempty != 0; }
   // The routers with work, a bit each (router r is bit r % 64 of word r / 64). The

@@ -250,6 +250,20 @@ NDL_HOT bool Network::selectRoute(int32_t r, int l, InputVc& v, const RouterFram
   return false;
 }
 
+// Out of line, so that the steps' values are allocated to registers apart from the cycle
+// loop's own state.
+template <class Route>
+[[gnu::noinline]] uint64_t Network::stepWord(uint64_t word, int32_t base, int64_t c,
+                                             const Route& route, PacketStore& store,
+                                             CycleLog& log) {
+  uint64_t idle = 0;
+  for (uint64_t m = word; m != 0; m &= m - 1) {
+    const int b = __builtin_ctzll(m);
+    idle |= static_cast<uint64_t>(!stepRouter(base + b, c, route, store, log)) << b;
+  }
+  return idle;
+}
+
 template <class Route>
 bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& store,
                          CycleLog& log) {
