@@ -53,11 +53,12 @@ TEST(Rng, BelowIsUniformAndGeometricHasMeanOneOverP) {
   for (int c : counts) EXPECT_NEAR(c, n / 10, 5 * std::sqrt(n * 0.1 * 0.9));
   for (double p : {0.5, 0.1, 0.01}) {
     double sum = 0;
-    for (int i = 0; i < n; ++i) sum += static_cast<double>(rng.geometric(p));
+    for (int i = 0; i < n; ++i) sum += static_cast<double>(rng.geometric(p, std::log1p(-p)));
     const double sd = std::sqrt((1 - p) / (p * p));
     EXPECT_NEAR(sum / n, 1 / p, 5 * sd / std::sqrt(n));
   }
-  EXPECT_EQ(rng.geometric(1.0), 1);
+  EXPECT_EQ(rng.geometric(1.0, std::log1p(-1.0)), 1);
+  EXPECT_EQ(rng.geometric(0.0, 0.0), INT64_MAX / 4);  // a source that never creates
 }
 
 TEST(LatencyHistogram, ExactNearestRankPercentiles) {

@@ -67,9 +67,8 @@ class Rng {
   }
 
   // Number of Bernoulli(p) trials up to and including the first success (>= 1). Drawing the
-  // gap once is equivalent to one coin per clock and far cheaper at light load.
-  int64_t geometric(double p) { return geometric(p, std::log1p(-p)); }
-  // The same with log1p(-p) given: a source draws every gap with the same p.
+  // gap once is equivalent to one coin per clock and far cheaper at light load. log_fail is
+  // log1p(-p), given by the caller: a source draws every gap with the same p.
   int64_t geometric(double p, double log_fail) {
     if (p >= 1.0) return 1;
     if (p <= 0.0) return INT64_MAX / 4;
