@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+# The ndlc target is the driver with the simulator runtime it links into simulators.
 cmake --build build --target ndlc -j "$(nproc)"
 example=examples/insight/rdt-64x64.ndl
 out=build/demo

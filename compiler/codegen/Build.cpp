@@ -78,7 +78,9 @@ std::unique_ptr<llvm::Module> readCore(llvm::LLVMContext& context, bool plain,
   if (!core) {
     buildError(diags, path, fmt::format("cannot read the simulator core bitcode: {}",
                                         err.getMessage().str()))
-        .withHint("rebuild NDL (cmake --build build) to produce it");
+        .withHint(
+            "build the ndlc target, which builds the core with the driver (cmake --build build "
+            "--target ndlc)");
   }
   return core;
 }

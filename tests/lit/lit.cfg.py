@@ -42,3 +42,8 @@ if getattr(config, "profile_core", False):
 for var in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "NDL_STDLIB"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+
+# The build graph can be asked what a target needs when the build tree is Ninja's.
+if getattr(config, "generator", "") == "Ninja":
+    config.available_features.add("ninja")
+    config.substitutions.append(("%ninja", config.make_program))
