@@ -129,6 +129,24 @@ void optimize(llvm::Module& module, llvm::TargetMachine* tm, int optLevel) {
   mpm.run(module, mam);
 }
 
+// The generated module optimized alone first, its NDL helpers (local functions: a
+// routing's `define`s, memo lookups) inlined where LLVM's default threshold says so; those
+// left are then kept out of line. Linked with the core, the route's entry is inlined into
+// the router step; without this, the core's training profile marks the calls inside it hot
+// and the inliner takes every helper into each of the route's three copies at a threshold of
+// 3,000 (bench/RESULTS.md, "Code generation": the INSIGHT example's IR grew by 40% and its
+// build by about a second for it).
+void keepHelpersOutOfLine(llvm::Module& module, llvm::TargetMachine* tm, int optLevel) {
+  optimize(module, tm, optLevel);
+  for (llvm::Function& f : module) {
+    if (f.isDeclaration() || !f.hasLocalLinkage() ||
+        f.hasFnAttribute(llvm::Attribute::AlwaysInline)) {
+      continue;
+    }
+    f.addFnAttr(llvm::Attribute::NoInline);
+  }
+}
+
 std::unique_ptr<llvm::Module> prepare(llvm::LLVMContext& context,
                                       const sema::CheckedProgram& program,
                                       const elab::Network& network, const CodegenOptions& options,
@@ -143,6 +161,7 @@ std::unique_ptr<llvm::Module> prepare(llvm::LLVMContext& context,
   if (!m) return nullptr;
   if (tm) m->setDataLayout(tm->createDataLayout());
   if (options.linkRuntime && !options.unspecialized) {
+    if (options.optimize) keepHelpersOutOfLine(*m, tm, options.optLevel);
     if (!linkCore(*m, options.coreBitcode, diags)) return nullptr;
     // Nothing outside the module calls the routing glue: internal, it
     // inlines into the router step (external, the inliner keeps a copy and
