@@ -430,7 +430,26 @@ class Resolver {
   }
 
   void windows() {
-    if (!p_.measuredMessages) return;
+    if (!p_.measuredMessages) {
+      // All messages after the warm-up are measured; a run that creates no more than the
+      // warm-up (synthetic traffic stops at MessageCreationMax) would measure none.
+      if (given(FormId::WarmupMessages) && !given(FormId::CommunicationPatternFile) &&
+          p_.warmupMessages >= p_.creationMax) {
+        Diagnostic& d = error(
+            DiagKind::OutOfRange, FormId::WarmupMessages,
+            fmt::format("WarmupMessages {} leaves no message to measure: the sources stop "
+                        "after MessageCreationMax {} messages{} and the statistics leave out "
+                        "the first {} to arrive",
+                        p_.warmupMessages, p_.creationMax,
+                        given(FormId::MessageCreationMax) ? "" : " (the default)",
+                        p_.warmupMessages));
+        d.withHint(fmt::format("make WarmupMessages less than {}, or raise MessageCreationMax",
+                               p_.creationMax));
+        if (given(FormId::MessageCreationMax))
+          d.note(valueRange(FormId::MessageCreationMax), "MessageCreationMax given here");
+      }
+      return;
+    }
     int64_t need = p_.warmupMessages + *p_.measuredMessages;
     if (need > p_.creationMax) {
       error(DiagKind::OutOfRange, FormId::MeasuredMessages,
