@@ -521,16 +521,15 @@ void readSweep(const Node& form, FormValues& values, DiagnosticEngine& diags,
     }
   }
   sweepForms.push_back(&form);
+  // The values that pass the form's own checks go on to the rules between forms
+  // (SweepValues.h).
   SweepSpec sweep{*id, form.range, {}};
-  bool ok = true;
   for (size_t i = 2; i < form.children.size(); ++i) {
     FormValue scratch;
     if (readValue(*id, {&form.children[i]}, form.children[i], scratch, diags))
       sweep.values.push_back(&form.children[i]);
-    else
-      ok = false;
   }
-  if (ok) values.sweeps.push_back(std::move(sweep));
+  if (!sweep.values.empty()) values.sweeps.push_back(std::move(sweep));
 }
 
 }  // namespace
