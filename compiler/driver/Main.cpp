@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 
 #include "compiler/codegen/HostTarget.h"
@@ -148,6 +149,16 @@ int run(int argc, char** argv) {
   if (app.got_subcommand("fmt")) return runFmt(fmtOptions);
   if (app.got_subcommand("sweep")) return runSweep(sweepCmd->remaining());
   if (app.got_subcommand("pattern")) {
+    // Every option but the node count and the output is in the table of what applies where.
+    for (const CLI::Option* o : patternCmd->get_options()) {
+      const std::string flag = o->get_name();
+      if (!o->nonpositional() || flag == "--help" || flag == "--nodes" || flag == "-o") continue;
+      const bool listed = std::any_of(std::begin(kPatternOptions), std::end(kPatternOptions),
+                                      [&](const PatternOption& p) { return p.flag == flag; });
+      if (!listed)
+        throw ndl::InternalError("ndlc pattern option " + flag + " is not in kPatternOptions");
+      if (o->count() > 0) pattern.given.push_back(flag);
+    }
     for (size_t at = 0; !grid.empty() && at <= grid.size();) {
       const size_t comma = std::min(grid.find(',', at), grid.size());
       try {

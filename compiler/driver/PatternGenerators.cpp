@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace ndl::driver {
 namespace {
@@ -143,9 +145,38 @@ std::string sort(const PatternSpec& s, std::ostream& out) {
   return "";
 }
 
+// "a, b or c" (`last` "and": "a, b and c").
+std::string joinWords(const std::vector<std::string_view>& words, std::string_view last) {
+  std::string s;
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (i > 0) s += i + 1 == words.size() ? fmt::format(" {} ", last) : std::string(", ");
+    s += words[i];
+  }
+  return s;
+}
+
+// "" when every option given applies to the kind, else what is wrong.
+std::string checkOptions(const PatternSpec& s) {
+  if (std::find(std::begin(kPatternKinds), std::end(kPatternKinds), s.kind) ==
+      std::end(kPatternKinds))
+    return fmt::format("unknown pattern '{}': {}", s.kind,
+                       joinWords({std::begin(kPatternKinds), std::end(kPatternKinds)}, "or"));
+  for (const PatternOption& o : kPatternOptions) {
+    if (std::find(s.given.begin(), s.given.end(), o.flag) == s.given.end()) continue;
+    std::vector<std::string_view> kinds;
+    for (std::string_view k : o.kinds)
+      if (!k.empty()) kinds.push_back(k);
+    if (kinds.empty() || std::find(kinds.begin(), kinds.end(), s.kind) != kinds.end()) continue;
+    return fmt::format("{} does not apply to {}: it applies to {} only", o.flag, s.kind,
+                       joinWords(kinds, "and"));
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string writePattern(const PatternSpec& s, std::ostream& out) {
+  if (std::string why = checkOptions(s); !why.empty()) return why;
   // A network has at most 2^24 nodes (docs/topologies.md).
   if (s.nodes < 2 || s.nodes > (int64_t{1} << 24)) return "--nodes must be 2 to 16777216";
   if (!s.command.empty()) out << "; " << s.command << "\n";

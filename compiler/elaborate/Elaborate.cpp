@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "compiler/elaborate/GraphCheck.h"
+#include "compiler/elaborate/Reaches.h"
 #include "compiler/elaborate/TopologyBuilder.h"
 #include "compiler/support/InternalError.h"
 
@@ -264,6 +265,45 @@ bool configureRouting(const sema::CheckedProgram& program, Network& net, Evaluat
   return true;
 }
 
+// RecoveryTimeout is the value of (recovery-timeout) and nothing else: given (or swept) for a
+// network whose routing, selection and topology never read it, it would change nothing.
+void checkRecoveryTimeoutRead(const sema::CheckedProgram& program, const Network& net,
+                              DiagnosticEngine& diags) {
+  const sema::Parameters& p = program.params;
+  std::vector<SourceRange> sites;
+  if (SourceRange at = p.where[static_cast<size_t>(sema::FormId::RecoveryTimeout)]; at.valid())
+    sites.push_back(at);
+  for (const sema::SweepSpec& s : p.sweeps)
+    if (s.param == sema::FormId::RecoveryTimeout) sites.push_back(s.range);
+  if (sites.empty()) return;
+  std::vector<uint32_t> roots = {p.topology.def};
+  if (net.routingDef) roots.push_back(*net.routingDef);
+  if (net.selectionDef) roots.push_back(*net.selectionDef);
+  if (reaches(program.defs, roots, sema::Op::RecoveryTimeout)) return;
+  std::string readers;
+  for (uint32_t d = 0; d < program.defs.defs.size(); ++d) {
+    const sema::Definition& def = program.defs.defs[d];
+    if (def.kind != sema::DefKind::Routing) continue;
+    const uint32_t one[] = {d};
+    if (reaches(program.defs, one, sema::Op::RecoveryTimeout))
+      readers += (readers.empty() ? "" : ", ") + def.name;
+  }
+  const std::string routing =
+      net.routingDef ? fmt::format("routing {}", program.defs.defs[*net.routingDef].name)
+                     : std::string("the network's code");
+  for (const SourceRange& at : sites) {
+    diags.report(DiagKind::NoEffect, at,
+                 fmt::format("RecoveryTimeout has no effect: {} never reads (recovery-timeout)",
+                             routing))
+        .withHint(readers.empty()
+                      ? std::string("remove it: only a routing that reads (recovery-timeout) "
+                                    "uses it")
+                      : fmt::format("remove it, or choose a routing that reads "
+                                    "(recovery-timeout): {}",
+                                    readers));
+  }
+}
+
 // Does e read frame slot `slot` (of the definition it belongs to)?
 bool readsVar(const sema::Expr& e, uint32_t slot) {
   if (e.op == sema::Op::Var && e.i == slot) return true;
@@ -426,6 +466,7 @@ std::optional<Network> elaborate(const sema::CheckedProgram& program, Evaluator&
     net.routingDef = *r;
   }
   if (net.routingDef && !configureRouting(program, net, evaluator, diags)) return std::nullopt;
+  checkRecoveryTimeoutRead(program, net, diags);
   if (net.routingDef)
     net.waitBreaks = waitBreaks(program.defs.defs[*net.routingDef].body, evaluator.network(),
                                 &net.waitBreaksTooMany);

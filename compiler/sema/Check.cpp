@@ -3,6 +3,7 @@
 #include "compiler/sema/BindNetwork.h"
 #include "compiler/sema/FormValues.h"
 #include "compiler/sema/Rules.h"
+#include "compiler/sema/SweepValues.h"
 
 namespace ndl::sema {
 
@@ -23,10 +24,13 @@ std::optional<CheckedProgram> check(const ast::Program& program, DiagnosticEngin
   FormValues values = readForms(program, diags);
   CheckedProgram checked{checkDefinitions(program, diags), {}};
   std::optional<Parameters> params = resolve(values, program.mainFile, diags, need);
-  if (!params) return std::nullopt;
-  checked.params = std::move(*params);
-  bindNetwork(checked.params, checked.defs, diags);
-  if (diags.errorCount() != before) return std::nullopt;
+  if (params) {
+    checked.params = std::move(*params);
+    bindNetwork(checked.params, checked.defs, diags);
+  }
+  // Also when the program has errors of its own: those are not repeated for each value.
+  checkSweepValues(values, program.mainFile, checked.defs, diags, need);
+  if (!params || diags.errorCount() != before) return std::nullopt;
   return checked;
 }
 

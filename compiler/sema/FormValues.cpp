@@ -417,8 +417,19 @@ class Reader {
           .withHint("write (TrafficPattern (HotSpot 10% (Nodes 0 27)))");
       return false;
     }
+    // The share is the probability that a message goes to a hot node: above 100% it would
+    // act as 100%, at 0% the hot nodes would be ordinary ones.
     Quantity share;
-    if (!quantity(n.children[1], Dimension::Ratio, share) || !positive(share)) return false;
+    if (!quantity(n.children[1], Dimension::Ratio, share)) return false;
+    if (share.value.isNegative() || share.value.isZero() || Rational(1) < share.value) {
+      diags_.report(DiagKind::OutOfRange, n.children[1].range,
+                    fmt::format("HotSpot share {} is out of range: the share of the messages "
+                                "sent to the hot nodes is more than 0% and at most 100%",
+                                n.children[1].text))
+          .withHint("write e.g. (TrafficPattern (HotSpot 10% (Nodes 0 27))); for no hot spot, "
+                    "use Uniform");
+      return false;
+    }
     out.hotSpotShare = share.value;
     const Node& nodes = n.children[2];
     if (nodes.children.size() < 2) {
@@ -510,16 +521,15 @@ void readSweep(const Node& form, FormValues& values, DiagnosticEngine& diags,
     }
   }
   sweepForms.push_back(&form);
+  // The values that pass the form's own checks go on to the rules between forms
+  // (SweepValues.h).
   SweepSpec sweep{*id, form.range, {}};
-  bool ok = true;
   for (size_t i = 2; i < form.children.size(); ++i) {
     FormValue scratch;
     if (readValue(*id, {&form.children[i]}, form.children[i], scratch, diags))
       sweep.values.push_back(&form.children[i]);
-    else
-      ok = false;
   }
-  if (ok) values.sweeps.push_back(std::move(sweep));
+  if (!sweep.values.empty()) values.sweeps.push_back(std::move(sweep));
 }
 
 }  // namespace

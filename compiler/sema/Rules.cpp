@@ -87,6 +87,7 @@ class Resolver {
     sizes();
     clocks();
     traffic();
+    syntheticOnly();
     windows();
     if (failed_) return std::nullopt;
     return p_;
@@ -395,8 +396,60 @@ class Resolver {
         .note(valueRange(FormId::MessageCreationInterval), "interval given here");
   }
 
+  // A pattern file without synthetic traffic is the whole load: its programs create every
+  // message, name its destination and size, and are never refused; the forms that shape
+  // synthetic messages would change nothing.
+  void syntheticOnly() {
+    if (!given(FormId::CommunicationPatternFile) || given(FormId::MessageCreationRate) ||
+        given(FormId::MessageCreationInterval))
+      return;
+    struct Unused {
+      FormId id;
+      std::string_view why;
+    };
+    static constexpr Unused kUnused[] = {
+        {FormId::MessageCreationMax, "the pattern's programs create every message"},
+        {FormId::TrafficPattern, "the pattern's sends name each destination"},
+        {FormId::MessageLength, "the pattern's sends give each message's size"},
+        {FormId::MessageMaxCount, "a pattern's messages are never refused"},
+        {FormId::InjectionQueueOverflow, "a pattern's messages are never refused"},
+    };
+    for (const Unused& u : kUnused) {
+      if (!given(u.id)) continue;
+      // Under (NetworkPacketSize Message) the longest message sizes the packets and buffers.
+      if (u.id == FormId::MessageLength && p_.packetPerMessage) continue;
+      diags_
+          .report(DiagKind::NoEffect, valueRange(u.id),
+                  fmt::format("{} has no effect: with a CommunicationPatternFile and no "
+                              "synthetic traffic, {}",
+                              name(u.id), u.why))
+          .withHint("remove it, or add MessageCreationRate or MessageCreationInterval for "
+                    "synthetic background traffic, which it shapes")
+          .note(valueRange(FormId::CommunicationPatternFile), "the pattern file is named here");
+    }
+  }
+
   void windows() {
-    if (!p_.measuredMessages) return;
+    if (!p_.measuredMessages) {
+      // All messages after the warm-up are measured; a run that creates no more than the
+      // warm-up (synthetic traffic stops at MessageCreationMax) would measure none.
+      if (given(FormId::WarmupMessages) && !given(FormId::CommunicationPatternFile) &&
+          p_.warmupMessages >= p_.creationMax) {
+        Diagnostic& d = error(
+            DiagKind::OutOfRange, FormId::WarmupMessages,
+            fmt::format("WarmupMessages {} leaves no message to measure: the sources stop "
+                        "after MessageCreationMax {} messages{} and the statistics leave out "
+                        "the first {} to arrive",
+                        p_.warmupMessages, p_.creationMax,
+                        given(FormId::MessageCreationMax) ? "" : " (the default)",
+                        p_.warmupMessages));
+        d.withHint(fmt::format("make WarmupMessages less than {}, or raise MessageCreationMax",
+                               p_.creationMax));
+        if (given(FormId::MessageCreationMax))
+          d.note(valueRange(FormId::MessageCreationMax), "MessageCreationMax given here");
+      }
+      return;
+    }
     int64_t need = p_.warmupMessages + *p_.measuredMessages;
     if (need > p_.creationMax) {
       error(DiagKind::OutOfRange, FormId::MeasuredMessages,

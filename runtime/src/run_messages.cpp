@@ -51,6 +51,15 @@ std::string sourcesStoppedMessage(int64_t creation_max, int64_t measured_message
       creation_max, measured_messages);
 }
 
+std::string nothingMeasuredMessage(int64_t warmup_messages, int64_t delivered) {
+  if (delivered == 0)
+    return "no message was measured: none was delivered; the latencies and throughput are empty";
+  return fmt::format(
+      "no message was measured: WarmupMessages {} leaves out all {} messages delivered; the "
+      "latencies and throughput are empty",
+      warmup_messages, delivered);
+}
+
 std::string timeLimitMessage(int64_t limit, bool application, int64_t delivered,
                              int64_t expected) {
   if (application)

@@ -504,6 +504,11 @@ Results Simulator::run(const RunOptions& options) {
     out.status = RunStatus::kInjectionQueueFull;
     out.status_message = refusedMessage(out.messages.refused, s.params.injection_queue_capacity);
   }
+  // The run ended as it should but its statistics cover nothing: say so beside "ok", so that
+  // zeros are not read as latencies (the checker refuses a warm-up it can see takes every
+  // message; drops, a pattern's few messages or a warm-up set with --param may leave none).
+  if (out.status == RunStatus::kOk && out.measured_messages == 0)
+    out.status_message = nothingMeasuredMessage(s.params.warmup_messages, out.messages.delivered);
   logRunEnd(out.cycles, out.wall_seconds, out.status);
   return out;
 }

@@ -11,7 +11,7 @@ config.name = "NDL"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".ndl", ".test"]
 # Helper scripts beside the tests are not tests.
-config.excludes = ["Inputs", "examples.test.py", "stdlib_names.test.py", "net.py", "json_check.py", "net_program.py", "interrupt.py", "concurrent_runs.py", "same_routes.py", "adaptive_relations.py", "routing_doc_copies.test.py"]
+config.excludes = ["Inputs", "examples.test.py", "stdlib_names.test.py", "net.py", "json_check.py", "net_program.py", "interrupt.py", "concurrent_runs.py", "same_routes.py", "adaptive_relations.py", "routing_doc_copies.test.py", "pattern_options.py"]
 
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.build_root, "tests", "lit")

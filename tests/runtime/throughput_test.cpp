@@ -208,6 +208,32 @@ TEST(Statistics, MessageWindowCountsMessagesByArrivalOrder) {
   }
 }
 
+// A warm-up that takes every message leaves nothing measured: the run still ends as it
+// should (status ok), but says so instead of reporting zeros as latencies.
+TEST(Statistics, NothingMeasuredIsSaid) {
+  const NetworkDesc desc = makeTorus({4, 4});
+  SimParams p = baseParams(FlowControl::kWormhole, 4, 4, 1);
+  p.virtual_channels = 2;
+  testing::useDateline(p);
+  setLoad(p, 0.2);
+  p.creation_max = 50;
+  p.warmup_messages = 50;
+  const Results r = simulate(desc, p);
+  ASSERT_EQ(r.status, RunStatus::kOk) << r.status_message;
+  EXPECT_EQ(r.messages.delivered, 50);
+  EXPECT_EQ(r.measured_messages, 0);
+  EXPECT_EQ(r.message_latency.count, 0u);
+  EXPECT_EQ(r.status_message,
+            "no message was measured: WarmupMessages 50 leaves out all 50 messages delivered; "
+            "the latencies and throughput are empty");
+  // One message after the warm-up is measured, and nothing is said.
+  p.warmup_messages = 49;
+  const Results one = simulate(desc, p);
+  ASSERT_EQ(one.status, RunStatus::kOk);
+  EXPECT_EQ(one.measured_messages, 1);
+  EXPECT_EQ(one.status_message, "");
+}
+
 TEST(Statistics, SteadyStateIntervalCoversTheMeasuredMean) {
   // An empty network filling up at moderate load: the first messages see less contention
   // than the rest. After truncating that transient, the batch-means interval must be

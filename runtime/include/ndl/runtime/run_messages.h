@@ -18,6 +18,9 @@ std::string stalledMessage(int64_t detect, int64_t since, int64_t flits);
 // A pattern's programs wait for messages that will never come (r: the application's report).
 std::string stuckMessage(const ApplicationResult& r);
 std::string sourcesStoppedMessage(int64_t creation_max, int64_t measured_messages);
+// A run that stopped as it should with no message in the measured window: its latencies and
+// throughput are empty, not measurements of zero.
+std::string nothingMeasuredMessage(int64_t warmup_messages, int64_t delivered);
 std::string timeLimitMessage(int64_t limit, bool application, int64_t delivered, int64_t expected);
 std::string interruptedMessage(int64_t clock);
 std::string routingFailureMessage(int64_t clock, const char* what);
