@@ -30,6 +30,8 @@ constexpr int64_t kMessagePackets = 16;  // a message's bound, in packets
 //   (Topology (Mesh 2 2)) (FlowControlMethod Wormhole) (NetworkChannelWidth 32bit)
 //   (NetworkFrequency 50MHz) (NetworkPacketSize 128bit) (NodeBufferSize 4flit)
 //   (MessageCreationRate 5%) (MessageCreationMax 200) (TrafficPattern (HotSpot 20% (Nodes 3)))
+//   (RoutingAlgorithm DimensionOrder)
+// (`ndlc emit-llvm --module-only` shows them); the routing is the runtime tests' oracle of it.
 ndl::rt::AbiValues compiledTables() {
   std::vector<int64_t> i(NDL_P_I64_COUNT, 0);
   std::vector<double> f(NDL_P_F64_COUNT, 0.0);
@@ -56,10 +58,13 @@ ndl::rt::AbiValues compiledTables() {
   i[NDL_P_RecoveryTimeoutClocks] = 32;
   i[NDL_P_Seed] = 1;
   i[NDL_P_SamplingIntervalClocks] = 1000;
-  i[NDL_P_NumClasses] = 1;
+  i[NDL_P_Selection] = 2;  // MostCredits, the routing's default
+  i[NDL_P_NumClasses] = 2;
   i[NDL_P_RecoveryField] = -1;
-  i[NDL_P_WaitBreakCount] = -1;
   i[NDL_P_NumNodes] = kNodes;
+  i[NDL_P_NumPorts] = 8;
+  i[NDL_P_NumSignatures] = 4;
+  i[NDL_P_NumNodeRuns] = 4;
   i[NDL_P_NumDims] = 2;
   i[NDL_P_NumPortDims] = 2;
   i[NDL_P_Diameter] = 2;
@@ -72,7 +77,7 @@ ndl::rt::AbiValues compiledTables() {
   s[NDL_P_TopologyKind] = "Mesh";
   s[NDL_P_RoutingName] = "DimensionOrder";
   s[NDL_P_DimNames] = "x,y";
-  s[NDL_P_ClassNames] = "all";
+  s[NDL_P_ClassNames] = "direct,crossing";
   return ndl::rt::copyAbiValues(i.data(), f.data(), s.data());
 }
 
@@ -92,6 +97,7 @@ ndl::rt::SimParams makeParams(const ndl::rt::AbiValues& values) {
   p.pattern_params.hotspot_nodes = {3};
   p.route_fn = oracle::dimensionOrder;
   p.routing_name = values.str[NDL_P_RoutingName];
+  p.selection = static_cast<Selection>(i[NDL_P_Selection]);
   p.deadlock = static_cast<DeadlockHandling>(i[NDL_P_Deadlock]);
   p.recovery_timeout_clocks = i[NDL_P_RecoveryTimeoutClocks];
   return p;
