@@ -2,36 +2,25 @@
 
 #include <fmt/format.h>
 
+#include <stdexcept>
 
 #include "compiler/elaborate/Metrics.h"
 #include "ndl/runtime/generated_abi.h"
+#include "ndl/runtime/param_rules.h"
 
 namespace ndl::codegen {
 namespace {
 
 using sema::EnumId;
 
-// Values of the runtime's enums (runtime/include/ndl/runtime/*.h).
-int64_t flowControl(EnumId e) {
-  switch (e) {
-    case EnumId::FlowControl_StoreAndForward: return 0;
-    case EnumId::FlowControl_VirtualCutThrough: return 1;
-    default: return 2;  // Wormhole
-  }
-}
-
-int64_t pattern(EnumId e) {
-  switch (e) {
-    case EnumId::Traffic_BitReversal: return 1;
-    case EnumId::Traffic_BitComplement: return 2;
-    case EnumId::Traffic_Transpose: return 3;
-    case EnumId::Traffic_Shuffle: return 4;
-    case EnumId::Traffic_Tornado: return 5;
-    case EnumId::Traffic_Neighbor: return 6;
-    case EnumId::Traffic_HotSpot: return 7;
-    case EnumId::Traffic_AllToAll: return 8;
-    default: return 0;  // Uniform
-  }
+// The code of a value of one of NDL's enums in the simulator's table: its place among the
+// names of the --param entry's rule (runtime/param_rules.h), so that the compiler writes
+// exactly the codes the simulator reads and checks.
+int64_t runtimeCode(std::string_view param, EnumId e) {
+  const std::string_view name = sema::enumInfo(e).name;
+  if (std::optional<int64_t> code = rt::paramEnumCode(param, name)) return *code;
+  throw std::logic_error(fmt::format("{} has no code for '{}' (runtime/param_rules.h)", param,
+                                     name));
 }
 
 // ndl::rt::DeadlockHandling's values.
@@ -75,7 +64,7 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
   for (int64_t r : g.radices) t.radices.push_back(static_cast<int32_t>(r));
 
   auto& i = t.i64;
-  i[NDL_P_FlowControl] = flowControl(p.flowControl);
+  i[NDL_P_FlowControl] = runtimeCode("FlowControl", p.flowControl);
   i[NDL_P_ChannelWidthBits] = p.channelWidthBits;
   i[NDL_P_PacketFlits] = p.packetFlits;
   i[NDL_P_HeaderFlits] = (p.headerBits + p.channelWidthBits - 1) / p.channelWidthBits;
@@ -95,9 +84,11 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
   i[NDL_P_MessageMinBits] = p.messageMinBits;
   i[NDL_P_MessageMaxBits] = p.messageMaxBits;
   i[NDL_P_QueueCapacity] = p.queueCapacity;
-  i[NDL_P_AtomicVcAllocation] = network.atomicVcAllocation ? 1 : 0;
-  i[NDL_P_QueueOverflow] = p.queueOverflow == EnumId::QueueOverflow_Block ? 1 : 0;
-  i[NDL_P_Pattern] = pattern(p.traffic.pattern);
+  i[NDL_P_AtomicVcAllocation] = runtimeCode(
+      "AtomicVcAllocation",
+      network.atomicVcAllocation ? EnumId::VcAllocation_Atomic : EnumId::VcAllocation_NonAtomic);
+  i[NDL_P_QueueOverflow] = runtimeCode("QueueOverflow", p.queueOverflow);
+  i[NDL_P_Pattern] = runtimeCode("Pattern", p.traffic.pattern);
   i[NDL_P_Deadlock] = deadlockHandling(p.deadlockHandling);
   i[NDL_P_DeadlockTimeoutClocks] = p.deadlockTimeoutNetworkClocks;
   i[NDL_P_RecoveryTimeoutClocks] = p.recoveryTimeoutNetworkClocks;
@@ -180,18 +171,10 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
 
 namespace {
 
-// Calls f(kind, index) for every entry --param may change (NDL_ABI_RUNTIME_*).
+// Calls f(rule) for every entry --param may change (runtime/param_rules.h).
 template <class F>
 void forRuntimeEntries(F f) {
-#define NDL_ROW(Name) f('i', NDL_P_##Name, #Name);
-  NDL_ABI_RUNTIME_I64(NDL_ROW)
-#undef NDL_ROW
-#define NDL_ROW(Name) f('f', NDL_P_##Name, #Name);
-  NDL_ABI_RUNTIME_F64(NDL_ROW)
-#undef NDL_ROW
-#define NDL_ROW(Name) f('s', NDL_P_##Name, #Name);
-  NDL_ABI_RUNTIME_STR(NDL_ROW)
-#undef NDL_ROW
+  for (const rt::ParamRule& r : rt::kParamRules) f(r);
 }
 
 template <class T>
@@ -205,12 +188,18 @@ void append(std::string& out, const char* what, const std::vector<T>& v) {
 
 std::string structuralKey(const SimulatorTables& tables) {
   SimulatorTables t = tables;
-  forRuntimeEntries([&](char kind, int index, const char*) {
-    const size_t k = static_cast<size_t>(index);
-    if (kind == 'i') t.i64[k] = 0;
-    if (kind == 'f') t.f64[k] = 0.0;
-    if (kind == 's') t.str[k].clear();
+  forRuntimeEntries([&](const rt::ParamRule& r) {
+    const size_t k = static_cast<size_t>(r.index);
+    if (r.table == rt::AbiTable::kI64) t.i64[k] = 0;
+    if (r.table == rt::AbiTable::kF64) t.f64[k] = 0.0;
+    if (r.table == rt::AbiTable::kStr) t.str[k].clear();
   });
+  // Under (NetworkPacketSize Message) the packet is the longest message, which the simulator
+  // derives again from MessageMaxBits (a --param entry) at start-up: not a new build.
+  if (t.i64[NDL_P_PacketPerMessage] != 0) {
+    t.i64[NDL_P_PacketFlits] = 0;
+    t.i64[NDL_P_DataBitsPerPacket] = 0;
+  }
   std::string out;
   append(out, "i64", t.i64);
   append(out, "f64", t.f64);
@@ -231,12 +220,22 @@ std::string structuralKey(const SimulatorTables& tables) {
 
 std::vector<std::string> runtimeParamArgs(const SimulatorTables& t) {
   std::vector<std::string> args;
-  forRuntimeEntries([&](char kind, int index, const char* name) {
-    const size_t k = static_cast<size_t>(index);
+  forRuntimeEntries([&](const rt::ParamRule& r) {
+    const size_t k = static_cast<size_t>(r.index);
     args.push_back("--param");
-    if (kind == 'i') args.push_back(fmt::format("{}={}", name, t.i64[k]));
-    if (kind == 'f') args.push_back(fmt::format("{}={}", name, t.f64[k]));  // shortest exact
-    if (kind == 's') args.push_back(fmt::format("{}={}", name, t.str[k]));
+    switch (r.table) {
+      case rt::AbiTable::kI64:
+        args.push_back(r.kind == rt::ParamKind::kUnsigned
+                           ? fmt::format("{}={}", r.name, static_cast<uint64_t>(t.i64[k]))
+                           : fmt::format("{}={}", r.name, t.i64[k]));
+        break;
+      case rt::AbiTable::kF64:
+        args.push_back(fmt::format("{}={}", r.name, t.f64[k]));  // shortest exact
+        break;
+      case rt::AbiTable::kStr:
+        args.push_back(fmt::format("{}={}", r.name, t.str[k]));
+        break;
+    }
   });
   return args;
 }

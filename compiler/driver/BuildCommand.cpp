@@ -186,6 +186,40 @@ std::string cacheKey(const BuildOptions& o, const SourceManager& sources, const 
   return fmt::format("{:016x}", codegen::contentHash(material));
 }
 
+// The --param values a cached simulator was built with, kept beside it (kCompiledParams):
+// one `Name=Value` after another, each ended by a NUL (a path may hold a newline).
+constexpr const char* kCompiledParams = "runtime-params";
+
+void writeCompiledParams(const fs::path& file, const std::vector<std::string>& args) {
+  std::ofstream out(file, std::ios::binary);
+  for (size_t k = 1; k < args.size(); k += 2) out << args[k] << '\0';
+}
+
+std::vector<std::string> readCompiledParams(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::vector<std::string> values;
+  for (std::string v; std::getline(in, v, '\0');) values.push_back(v);
+  return values;
+}
+
+// The --param arguments for a run of the cached simulator: the checked value of each entry
+// that differs from the one the simulator holds (all of them when that is not known).
+// Passing only those leaves the simulator free to refuse a value given for nothing (a
+// HotSpotShare under another pattern, docs/runtime.md) without refusing the program's own
+// values when the user's --param makes them moot.
+std::vector<std::string> paramArgsFor(const std::vector<std::string>& all,
+                                      const fs::path& compiledFile) {
+  const std::vector<std::string> compiled = readCompiledParams(compiledFile);
+  if (compiled.size() * 2 != all.size()) return all;
+  std::vector<std::string> args;
+  for (size_t k = 1; k < all.size(); k += 2) {
+    if (all[k] == compiled[k / 2]) continue;
+    args.push_back(all[k - 1]);
+    args.push_back(all[k]);
+  }
+  return args;
+}
+
 }  // namespace
 
 int runBuild(const BuildOptions& o) {
@@ -263,6 +297,7 @@ int runRun(const BuildOptions& o, const std::vector<std::string>& simArgs) {
       diags.printText(std::cerr);
       return kExitInputError;
     }
+    writeCompiledParams(tmp / kCompiledParams, codegen::runtimeParamArgs(tables));
     std::ofstream(tmp / "complete") << "ok\n";
     if (!usable()) fs::remove_all(dir, ec);  // a broken entry
     fs::rename(tmp, dir, ec);
@@ -282,9 +317,10 @@ int runRun(const BuildOptions& o, const std::vector<std::string>& simArgs) {
   std::vector<char*> argv;
   std::string simPath = sim.string();
   argv.push_back(simPath.data());
-  // The checked values of every --param entry first: the cached simulator may have been
+  // The checked values of the --param entries first: the cached simulator may have been
   // built for other ones. The user's arguments follow (a later --param wins).
-  std::vector<std::string> args = codegen::runtimeParamArgs(tables);
+  std::vector<std::string> args =
+      paramArgsFor(codegen::runtimeParamArgs(tables), dir / kCompiledParams);
   args.insert(args.end(), simArgs.begin(), simArgs.end());
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "compiler/driver/PatternFile.h"
+#include "compiler/driver/RuntimeLimits.h"
 #include "compiler/parse/Loader.h"
 #include "compiler/parse/Overrides.h"
 #include "compiler/sema/Check.h"
@@ -19,6 +20,7 @@ namespace fs = std::filesystem;
 namespace {
 
 static_assert(sema::kMaxVirtualChannels == rt::kMaxVcsPerPort);
+static_assert(sema::kMaxPacketFlits == rt::kMaxPacketFlits);
 
 // What a simulator's routers support (runtime/router_limits.h): a network the simulator would
 // refuse when it starts is refused here, at the form that sets the size.
@@ -94,6 +96,7 @@ void runFrontEnd(const std::string& path, const PipelineOptions& options, Source
                              graph.channels.size());
   if (options.requirement == sema::Requirement::Simulation) {
     checkRouterLimits(result, diags);
+    checkRuntimeLimits(result, diags);
     checkPatternFile(result, sources, diags);
     if (diags.errorCount() != errorsBefore) return;
   }

@@ -4,6 +4,8 @@
 
 #include <limits>
 
+#include "compiler/sema/Definitions.h"
+
 namespace ndl::sema {
 namespace {
 
@@ -227,7 +229,6 @@ class Resolver {
     p_.packetFlits = flits(FormId::MessageLength, p_.packetBits, true);
     p_.dataBits = p_.packetBits;
     p_.headerBits = 0;
-    constexpr int64_t kMaxPacketFlits = 65535;
     if (p_.packetFlits > kMaxPacketFlits) {
       error(DiagKind::OutOfRange, FormId::MessageLength,
             fmt::format("a message of {}bit is {} flits; one packet holds at most {}",

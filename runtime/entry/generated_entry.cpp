@@ -96,34 +96,16 @@ ndl::rt::NetworkDesc makeNetwork() {
 ndl::rt::SimParams makeParams(const ndl::rt::AbiValues& values) {
   using namespace ndl::rt;
   const int64_t* i = values.i64.data();
-  const double* f = values.f64.data();
   SimParams p;
-  p.flow_control = static_cast<FlowControl>(i[NDL_P_FlowControl]);
+  setRuntimeParams(values, p);  // the --param entries (param_rules.h)
+  // The entries compiled into the code, or derived by the compiler with them.
   p.channel_width_bits = static_cast<int32_t>(i[NDL_P_ChannelWidthBits]);
   p.packet_flits = static_cast<int32_t>(i[NDL_P_PacketFlits]);
   p.header_flits = static_cast<int32_t>(i[NDL_P_HeaderFlits]);
   p.data_bits_per_packet = i[NDL_P_DataBitsPerPacket];
   p.packet_per_message = i[NDL_P_PacketPerMessage] != 0;
-  p.buffer_flits = static_cast<int32_t>(i[NDL_P_BufferFlits]);
   p.virtual_channels = static_cast<int32_t>(i[NDL_P_VirtualChannels]);
   p.injection_virtual_channels = static_cast<int32_t>(i[NDL_P_InjectionVirtualChannels]);
-  p.router_delay_clocks = static_cast<int32_t>(i[NDL_P_RouterDelayClocks]);
-  p.header_delay_clocks = static_cast<int32_t>(i[NDL_P_HeaderDelayClocks]);
-  p.link_delay_clocks = static_cast<int32_t>(i[NDL_P_LinkDelayClocks]);
-  p.credit_delay_clocks = static_cast<int32_t>(i[NDL_P_CreditDelayClocks]);
-  p.network_frequency_hz = f[NDL_P_NetworkFrequencyHz];
-  p.router_frequency_hz = f[NDL_P_RouterFrequencyHz];
-  p.creation_process = static_cast<CreationProcess>(i[NDL_P_CreationProcess]);
-  p.creation_rate = f[NDL_P_CreationRate];
-  p.creation_interval_clocks = f[NDL_P_CreationIntervalClocks];
-  p.creation_max = i[NDL_P_CreationMax];
-  p.message_min_bits = i[NDL_P_MessageMinBits];
-  p.message_max_bits = i[NDL_P_MessageMaxBits];
-  p.injection_queue_capacity = i[NDL_P_QueueCapacity];
-  p.queue_overflow = static_cast<QueueOverflow>(i[NDL_P_QueueOverflow]);
-  p.atomic_vc_allocation = i[NDL_P_AtomicVcAllocation] != 0;
-  p.pattern = static_cast<TrafficPattern>(i[NDL_P_Pattern]);
-  p.pattern_params.hotspot_ratio = f[NDL_P_HotSpotShare];
   for (int64_t k = 0; k < i[NDL_P_HotSpotCount]; ++k)
     p.pattern_params.hotspot_nodes.push_back(ndl_hot_nodes[k]);
   p.route_fn = ndl_generated_route;
@@ -164,18 +146,8 @@ ndl::rt::SimParams makeParams(const ndl::rt::AbiValues& values) {
   for (int64_t k = 0; k < i[NDL_P_InjectionVirtualChannels]; ++k)
     p.injection_vc_class.push_back(static_cast<uint8_t>(ndl_inj_vc_class[k]));
   p.deadlock = static_cast<DeadlockHandling>(i[NDL_P_Deadlock]);
-  p.deadlock_timeout_clocks = i[NDL_P_DeadlockTimeoutClocks];
-  p.seed = static_cast<uint64_t>(i[NDL_P_Seed]);
-  p.warmup_messages = i[NDL_P_WarmupMessages];
-  p.measured_messages = i[NDL_P_MeasuredMessages];
-  p.time_limit_clocks = i[NDL_P_TimeLimitClocks];
-  p.sampling_interval_clocks = i[NDL_P_SamplingIntervalClocks];
   for (int64_t k = 0; k < i[NDL_P_ReportPairCount]; ++k)
     p.report_pairs.emplace_back(ndl_report_pairs[2 * k], ndl_report_pairs[2 * k + 1]);
-  p.data_output_file = values.str[NDL_P_DataOutputFile];
-  p.screen_output_file = values.str[NDL_P_ScreenOutputFile];
-  p.pattern_file = values.str[NDL_P_PatternFile];  // read by simulatorMain
-  p.expand_rate = values.f64[NDL_P_ExpandRate];
   return p;
 }
 

@@ -96,11 +96,11 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
         ports_[g].down_base = router_[port.peer_node].vc_begin + port.peer_port * vcs_ - p * vcs_;
         ports_[g].down_router = port.peer_node;
         const int32_t delay = port.delay_clocks > 0 ? port.delay_clocks : params.link_delay_clocks;
-        if (delay > kMaxLinkDelay) {
+        if (delay > kMaxLinkDelayClocks) {
           throw std::invalid_argument(
               fmt::format("node {} port {}: link delay {} clocks is above "
                           "the runtime's limit of {}",
-                          r, p, delay, kMaxLinkDelay));
+                          r, p, delay, kMaxLinkDelayClocks));
         }
         ports_[g].link_delay = static_cast<uint8_t>(delay);
         horizon = std::max(horizon, delay);

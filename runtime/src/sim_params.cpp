@@ -74,17 +74,19 @@ void syncMessagePackets(SimParams& p) {
 
 std::string validate(const SimParams& p, int32_t nodes) {
   if (p.channel_width_bits < 1) return "channel width must be at least 1 bit";
-  if (p.packet_flits < 1 || p.packet_flits > 65535) {
+  if (p.packet_flits < 1 || p.packet_flits > kMaxPacketFlits) {
     return p.packet_per_message ? fmt::format("a message of {} bits is {} flits; one packet "
-                                              "holds at most 65535",
-                                              p.message_max_bits, p.packet_flits)
-                                : "packet must be 1..65535 flits";
+                                              "holds at most {}",
+                                              p.message_max_bits, p.packet_flits,
+                                              kMaxPacketFlits)
+                                : fmt::format("packet must be 1..{} flits", kMaxPacketFlits);
   }
   if (p.header_flits < 0 || p.header_flits > p.packet_flits) {
     return "header flits must be between 0 and the packet size";
   }
   if (p.data_bits_per_packet < 1) return "data size per packet must be positive";
-  if (p.buffer_flits < 1 || p.buffer_flits > 32767) return "buffer must be 1..32767 flits";
+  if (p.buffer_flits < 1 || p.buffer_flits > kMaxBufferFlits)
+    return fmt::format("buffer must be 1..{} flits", kMaxBufferFlits);
   if (p.buffer_flits < minimumBufferFlits(p.flow_control, p.packet_flits)) {
     return fmt::format("{} needs a buffer of at least one packet ({} flits), got {}",
                        flowControlName(p.flow_control), p.packet_flits, p.buffer_flits);
@@ -114,26 +116,40 @@ std::string validate(const SimParams& p, int32_t nodes) {
                          p.header_delay_clocks, p.router_delay_clocks, expected);
     }
   }
-  if (p.creation_process == CreationProcess::kBernoulli && p.creation_interval_clocks > 0 &&
+  // The interval, when there is one, is the rate's inverse under either process: the
+  // results report both.
+  if (p.creation_interval_clocks > 0 &&
       std::abs(p.creation_rate - std::min(1.0, 1.0 / p.creation_interval_clocks)) >
           1e-9 * p.creation_rate) {
     return fmt::format("CreationIntervalClocks {} does not match CreationRate {}; change "
                        "MessageCreationInterval with ndlc run --set, which sets both",
                        p.creation_interval_clocks, p.creation_rate);
   }
-  if (p.link_delay_clocks < 1) return "link delay must be at least 1 clock";
-  if (p.credit_delay_clocks < 1) return "credit delay must be at least 1 clock";
+  if (p.link_delay_clocks < 1 || p.link_delay_clocks > kMaxLinkDelayClocks)
+    return fmt::format("link delay must be 1..{} clocks", kMaxLinkDelayClocks);
+  if (p.credit_delay_clocks < 1 || p.credit_delay_clocks > kMaxCreditDelayClocks)
+    return fmt::format("credit delay must be 1..{} clocks", kMaxCreditDelayClocks);
   if (p.network_frequency_hz <= 0) return "network frequency must be positive";
   if (p.router_frequency_hz < 0) return "router frequency must not be negative";
   if (p.creation_rate < 0 || p.creation_rate > 1) return "creation rate must be in [0, 1]";
-  if (p.creation_process == CreationProcess::kPeriodic && p.creation_interval_clocks <= 0) {
-    return "periodic creation needs a positive interval";
+  if (p.creation_process == CreationProcess::kPeriodic &&
+      (p.creation_interval_clocks < 1 ||
+       p.creation_interval_clocks != std::floor(p.creation_interval_clocks))) {
+    return fmt::format("periodic creation needs a whole number of clocks between messages "
+                       "(CreationIntervalClocks), got {}",
+                       p.creation_interval_clocks);
   }
   if (p.message_min_bits < 1 || p.message_max_bits < p.message_min_bits) {
     return "message length range is empty";
   }
+  if (!p.packet_per_message &&
+      (p.message_max_bits - 1) / p.data_bits_per_packet + 1 > kMaxPacketsPerMessage) {
+    return fmt::format("a message of {} bits is more than {} packets of {} data bits",
+                       p.message_max_bits, kMaxPacketsPerMessage, p.data_bits_per_packet);
+  }
   if (p.injection_queue_capacity < 1) return "injection queue must hold at least 1 message";
-  if (p.deadlock_timeout_clocks < 0) return "DeadlockTimeout must not be negative";
+  if (p.deadlock_timeout_clocks < 0 || p.deadlock_timeout_clocks > kMaxDeadlockTimeoutClocks)
+    return fmt::format("DeadlockTimeout must be 0..{} clocks", kMaxDeadlockTimeoutClocks);
   if (p.deadlock == DeadlockHandling::kDropAfterTimeout && p.deadlock_timeout_clocks < 1) {
     return "DropAfterTimeout needs a positive DeadlockTimeout";
   }
@@ -147,6 +163,8 @@ std::string validate(const SimParams& p, int32_t nodes) {
       static_cast<int32_t>(p.injection_vc_class.size()) != p.injection_virtual_channels) {
     return "the injection VC class table does not cover the injection VCs";
   }
+  if (p.pattern != TrafficPattern::kCustom && destFnFor(p.pattern) == nullptr)
+    return fmt::format("unknown traffic pattern {}", static_cast<int>(p.pattern));
   if (p.pattern == TrafficPattern::kCustom && p.dest_fn == nullptr) {
     return "custom traffic pattern without a destination function";
   }

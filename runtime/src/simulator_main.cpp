@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cctype>
+#include <charconv>
 #include <csignal>
 #include <cmath>
 #include <cstdio>
@@ -39,9 +40,13 @@ std::optional<int> parseSimulatorArgs(int argc, char** argv, const ParamTables* 
                     : std::string("This simulator takes no --param.\n"));
   std::vector<std::string> param_args;
   std::vector<std::string> set_args;
-  int64_t seed = -1;
-  app.add_option("--json", args.json_path, "write the results as JSON to FILE");
-  app.add_option("--seed", seed, "seed of the random streams")->check(CLI::NonNegativeNumber);
+  // Read as text: CLI11's integer options stop at INT64_MAX and name their bounds in
+  // hundreds of digits; a seed is any uint64.
+  std::string seed_text;
+  CLI::Option* json =
+      app.add_option("--json", args.json_path, "write the results as JSON to FILE");
+  CLI::Option* seed = app.add_option("--seed", seed_text,
+                                     "seed of the random streams, 0 to 18446744073709551615");
   app.add_option("--param", param_args,
                  "change a converted parameter: Name=Value (repeatable; see below)");
   app.add_option("--set", set_args)->group("");  // only to say where --set went
@@ -63,22 +68,38 @@ std::optional<int> parseSimulatorArgs(int argc, char** argv, const ParamTables* 
                  set_args.front().c_str(), set_args.front().c_str());
     return 2;
   }
+  if (json->count() > 0 && args.json_path.empty()) {
+    std::fprintf(stderr, "error: --json needs a file name; '' names none\n");
+    return 2;
+  }
+  std::optional<uint64_t> seed_value;
+  if (seed->count() > 0) {
+    uint64_t v = 0;
+    const char* end = seed_text.data() + seed_text.size();
+    auto [stop, ec] = std::from_chars(seed_text.data(), end, v);
+    if (ec != std::errc() || stop != end || seed_text.empty()) {
+      std::fprintf(stderr,
+                   "error: --seed %s: expected an unsigned integer, 0 to "
+                   "18446744073709551615\n",
+                   seed_text.c_str());
+      return 2;
+    }
+    seed_value = v;
+  }
   if (!param_args.empty()) {
     if (!tables) {
       std::fprintf(stderr, "error: this simulator takes no --param\n");
       return 2;
     }
     AbiValues values = tables->values;
-    for (const std::string& a : param_args) {
-      std::string error;
-      if (!applyAbiParam(values, a, &error)) {
-        std::fprintf(stderr, "error: %s\n", error.c_str());
-        return 2;
-      }
+    std::string error;
+    if (!applyAbiParams(values, param_args, &error)) {
+      std::fprintf(stderr, "error: %s\n", error.c_str());
+      return 2;
     }
     params = tables->make(values);
   }
-  if (seed >= 0) params.seed = static_cast<uint64_t>(seed);
+  if (seed_value) params.seed = *seed_value;
   return std::nullopt;
 }
 
@@ -90,6 +111,9 @@ int runMain(int argc, char** argv, NetworkDesc desc, const ParamTables* tables,
   if (std::optional<int> code = parseSimulatorArgs(argc, argv, tables, params, args)) return *code;
   const std::string& json_path = args.json_path;
   const bool quiet = args.quiet;
+  // Under (NetworkPacketSize Message) the packets follow the longest message, which --param
+  // may have changed: the checks below see the packets the run will have.
+  syncMessagePackets(params);
   if (!params.pattern_file.empty()) {
     // Read at every start, with the same checks as ndlc check: the file may have changed
     // since the simulator was built.

@@ -269,10 +269,19 @@ TEST(Traffic, PeriodicCreationEveryInterval) {
   SimParams p = testing::baseParams(FlowControl::kWormhole, 4, 4, 1);
   p.creation_process = CreationProcess::kPeriodic;
   p.creation_interval_clocks = 100;
+  p.creation_rate = 0.01;  // the interval's inverse, as the results report it
   p.time_limit_clocks = 10000;
   const Results r = simulate(makeTorus({4, 4}), p);
   // Every node creates exactly once per 100 clocks (random phase): 100 each.
   for (const NodeRow& n : r.per_node) EXPECT_EQ(n.sent, 100);
+  // A rate that is not the interval's would be reported but not simulated: refused.
+  p.creation_rate = 0.02;
+  EXPECT_NE(validate(p, 16).find("CreationIntervalClocks 100 does not match CreationRate 0.02"),
+            std::string::npos);
+  p.creation_interval_clocks = 100.5;  // not a whole number of clocks: was rounded silently
+  p.creation_rate = 1 / 100.5;
+  EXPECT_NE(validate(p, 16).find("periodic creation needs a whole number of clocks"),
+            std::string::npos);
 }
 
 TEST(Traffic, PermutationPatternsDeliverToTheirDestination) {

@@ -44,25 +44,14 @@
   X(TopologyName) X(TopologyKind) X(RoutingName) X(DataOutputFile) X(ScreenOutputFile) \
       X(DimNames) X(HeaderFieldNames) X(ClassNames) X(SelectionName) X(PatternFile)
 
-// The parameters a built simulator lets `--param Name=Value` change
-// (runtime/src/abi_params.cpp): the entry reads them into SimParams at start-up
-// and the generated code never sees them. Every other entry shapes the code
-// (the routing is specialized on the topology, the VC classes, the header
-// fields, RecoveryTimeoutClocks) or is derived from such an entry (HotSpotCount
-// sizes ndl_hot_nodes). `ndlc run` keys its build cache on everything but these
-// and passes all of them, converted by the checker, to the cached simulator.
-#define NDL_ABI_RUNTIME_I64(X)                                                                  \
-  X(FlowControl) X(ChannelWidthBits) X(PacketFlits) X(HeaderFlits) X(DataBitsPerPacket)        \
-  X(PacketPerMessage) X(BufferFlits) X(RouterDelayClocks) X(HeaderDelayClocks)                  \
-  X(LinkDelayClocks) X(CreditDelayClocks) X(CreationProcess) X(CreationMax) X(MessageMinBits)   \
-  X(MessageMaxBits) X(QueueCapacity) X(QueueOverflow) X(AtomicVcAllocation) X(Pattern)          \
-  X(DeadlockTimeoutClocks) X(Seed) X(WarmupMessages) X(MeasuredMessages) X(TimeLimitClocks)     \
-  X(SamplingIntervalClocks)
-#define NDL_ABI_RUNTIME_F64(X)                                                  \
-  X(NetworkFrequencyHz) X(RouterFrequencyHz) X(CreationRate) X(CreationIntervalClocks) \
-      X(HotSpotShare) X(ExpandRate)
-// PatternFile: the absolute path of the CommunicationPatternFile, read at start-up.
-#define NDL_ABI_RUNTIME_STR(X) X(DataOutputFile) X(ScreenOutputFile) X(PatternFile)
+// The entries a built simulator lets `--param Name=Value` change, with their rules, are the
+// rows of param_rules.h (kParamRules): the entry reads them into SimParams at start-up and
+// the generated code never sees them. Every other entry shapes the code (the routing is
+// specialized on the topology, the VC classes, the header fields, RecoveryTimeoutClocks) or
+// is derived by the compiler together with such an entry (HotSpotCount sizes ndl_hot_nodes;
+// the packet sizes follow the channel width). `ndlc run` keys its build cache on everything
+// but the rows of param_rules.h and passes them, converted by the checker, to the cached
+// simulator.
 
 #define NDL_ABI_ENUM(Name) NDL_P_##Name,
 enum NdlI64Param { NDL_ABI_I64_PARAMS(NDL_ABI_ENUM) NDL_P_I64_COUNT };

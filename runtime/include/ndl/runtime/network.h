@@ -22,7 +22,6 @@
 
 namespace ndl::rt {
 
-inline constexpr int32_t kMaxLinkDelay = 255;  // clocks; keeps a port's entry at 16 bytes
 inline constexpr size_t kCacheLine = 64;
 
 enum class VcState : uint8_t {
@@ -393,7 +392,7 @@ class Network {
     int32_t down_base = 0;
     int32_t up_ovc = -1;       // input side: output VC 0 of the sending port, or the sink
     int32_t down_router = -1;  // output side: the receiving router, or -1 (no receiver)
-    uint8_t link_delay = 0;    // output side, link clocks (at most kMaxLinkDelay)
+    uint8_t link_delay = 0;    // output side, link clocks (at most kMaxLinkDelayClocks)
     uint8_t va_ptr = 0;        // VC allocation pointer (output side)
     uint8_t sa_out_ptr = 0;    // switch allocation pointer (output side)
     uint8_t sa_in_ptr = 0;     // switch allocation pointer (input side)

@@ -1,0 +1,180 @@
+#include "compiler/driver/RuntimeLimits.h"
+
+#include <fmt/format.h>
+
+#include <string>
+#include <string_view>
+
+#include "ndl/runtime/param_rules.h"
+#include "ndl/runtime/router_limits.h"
+
+namespace ndl::driver {
+namespace {
+
+using sema::FormId;
+
+bool sameRange(const SourceRange& a, const SourceRange& b) {
+  return a.file == b.file && a.line == b.line && a.col == b.col && a.endLine == b.endLine &&
+         a.endCol == b.endCol;
+}
+
+class LimitChecker {
+ public:
+  LimitChecker(const FrontEndResult& result, DiagnosticEngine& diags)
+      : program_(*result.program),
+        p_(result.checked->params),
+        graph_(result.network->graph),
+        diags_(diags) {}
+
+  void run() {
+    delays();
+    sizes();
+    reportPairs();
+  }
+
+ private:
+  bool given(FormId id) const { return p_.where[static_cast<size_t>(id)].valid(); }
+
+  // The form's value as written, where it is, and its text ("300clock").
+  const ast::Node* value(FormId id) const {
+    const SourceRange form = p_.where[static_cast<size_t>(id)];
+    if (!form.valid()) return nullptr;
+    for (const ast::Module& m : program_.modules)
+      for (const ast::Node& n : m.forms)
+        if (sameRange(n.range, form) && n.children.size() > 1) return &n.children[1];
+    return nullptr;
+  }
+  SourceRange at(FormId id) const {
+    const ast::Node* v = value(id);
+    return v ? v->range : p_.where[static_cast<size_t>(id)];
+  }
+  std::string written(FormId id) const {
+    const ast::Node* v = value(id);
+    return fmt::format("{} {}", sema::formInfo(id).name, v ? v->text : std::string("?"));
+  }
+
+  // `amount` of `rule` beyond its maximum, reported at `id` (given) with why the limit is.
+  void above(FormId id, const rt::ParamRule& rule, int64_t amount, std::string_view why,
+             std::string hint) {
+    diags_
+        .report(DiagKind::OutOfRange, at(id),
+                fmt::format("{} is {} {}; a simulator takes at most {} ({})", written(id), amount,
+                            rule.unit, rule.max, why))
+        .withHint(std::move(hint));
+  }
+
+  void delays() {
+    const rt::ParamRule& link = rt::paramRule("LinkDelayClocks");
+    const rt::ParamRule& credit = rt::paramRule("CreditDelayClocks");
+    const rt::ParamRule& header = rt::paramRule("HeaderDelayClocks");
+    const rt::ParamRule& router = rt::paramRule("RouterDelayClocks");
+    const rt::ParamRule& timeout = rt::paramRule("DeadlockTimeoutClocks");
+    if (given(FormId::LinkDelay) && p_.linkDelayClocks > link.max) {
+      above(FormId::LinkDelay, link, p_.linkDelayClocks, "a port keeps its link's delay in a byte",
+            fmt::format("make it at most {}clock", link.max));
+    }
+    // Not given, CreditDelay is LinkDelay's: reported there.
+    if (given(FormId::CreditDelay) && p_.creditDelayClocks > credit.max) {
+      above(FormId::CreditDelay, credit, p_.creditDelayClocks,
+            "the event wheel spans the longest delay, a link's included",
+            fmt::format("make it at most {}clock", credit.max));
+    }
+    if (given(FormId::NodeHardwareDelay)) {
+      const bool routerClocks = p_.routerDelayClocks > router.max;
+      if (routerClocks || p_.headerDelayNetworkClocks > header.max) {
+        above(FormId::NodeHardwareDelay, routerClocks ? router : header,
+              routerClocks ? p_.routerDelayClocks : p_.headerDelayNetworkClocks,
+              "a header's ready time is kept in 32 bits",
+              fmt::format("make it at most {}clock", header.max));
+      }
+    }
+    if (given(FormId::DeadlockTimeout) && p_.deadlockTimeoutNetworkClocks > timeout.max) {
+      above(FormId::DeadlockTimeout, timeout, p_.deadlockTimeoutNetworkClocks,
+            "the deadlock backstop waits four timeouts, in 64-bit clocks",
+            "a header blocked for a few thousand clocks is already suspect: a timeout of "
+            "1000clock is the default");
+    }
+  }
+
+  void sizes() {
+    if (p_.channelWidthBits > rt::kMaxChannelWidthBits) {
+      diags_
+          .report(DiagKind::OutOfRange, at(FormId::NetworkChannelWidth),
+                  fmt::format("{} is {} bits; a simulator takes at most {} (a 32-bit count)",
+                              written(FormId::NetworkChannelWidth), p_.channelWidthBits,
+                              rt::kMaxChannelWidthBits))
+          .withHint("a flit is one channel width: give a width of at most 2^31-1 bits");
+      return;
+    }
+    // Under (NetworkPacketSize Message) the checker reports a message too long for a packet.
+    if (!p_.packetPerMessage && p_.packetFlits > rt::kMaxPacketFlits) {
+      diags_
+          .report(DiagKind::OutOfRange, at(FormId::NetworkPacketSize),
+                  fmt::format("{} is {} flits of {} bits; a simulator's packet holds at most {} "
+                              "(a packet's length is 16 bits)",
+                              written(FormId::NetworkPacketSize), p_.packetFlits,
+                              p_.channelWidthBits, rt::kMaxPacketFlits))
+          .withHint(fmt::format("make it at most {}bit, or widen NetworkChannelWidth",
+                                rt::kMaxPacketFlits * p_.channelWidthBits));
+      return;
+    }
+    const rt::ParamRule& buffer = rt::paramRule("BufferFlits");
+    if (p_.bufferFlits > buffer.max) {
+      // Not given, the buffer is one (the longest) packet.
+      const FormId id = given(FormId::NodeBufferSize) ? FormId::NodeBufferSize
+                        : p_.packetPerMessage         ? FormId::MessageLength
+                                                      : FormId::NetworkPacketSize;
+      diags_
+          .report(DiagKind::OutOfRange, at(id),
+                  fmt::format("{} makes a buffer of {} flits; a simulator's buffer holds at most "
+                              "{} (an output VC counts its credits in 15 bits)",
+                              written(id), p_.bufferFlits, buffer.max))
+          .withHint(id == FormId::NodeBufferSize
+                        ? fmt::format("make NodeBufferSize at most {}flit", buffer.max)
+                        : fmt::format("the buffer is one packet unless NodeBufferSize is given: "
+                                      "use Wormhole with a smaller NodeBufferSize, or shorter "
+                                      "packets (at most {}bit)",
+                                      buffer.max * p_.channelWidthBits));
+    }
+    if (!p_.packetPerMessage && p_.dataBits > 0 && given(FormId::MessageLength)) {
+      const int64_t packets = (p_.messageMaxBits - 1) / p_.dataBits + 1;
+      if (packets > rt::kMaxPacketsPerMessage) {
+        diags_
+            .report(DiagKind::OutOfRange, at(FormId::MessageLength),
+                    fmt::format("{} makes messages of {} packets of {} data bits; a simulator's "
+                                "message has at most {} (a 32-bit count)",
+                                written(FormId::MessageLength), packets, p_.dataBits,
+                                rt::kMaxPacketsPerMessage))
+            .withHint("shorten the messages or make the packets longer");
+      }
+    }
+  }
+
+  void reportPairs() {
+    const int64_t n = graph_.nodeCount;
+    for (const sema::NodePair& pair : p_.reportPairs) {
+      for (int64_t node : {pair.src, pair.dst}) {
+        if (node < n) continue;
+        diags_
+            .report(DiagKind::OutOfRange, pair.range,
+                    fmt::format("report pair ({} {}) names node {}, but {} has nodes 0 to {}",
+                                pair.src, pair.dst, node, graph_.name, n - 1))
+            .withHint("name two nodes of this network, source first");
+        break;
+      }
+    }
+  }
+
+  const ast::Program& program_;
+  const sema::Parameters& p_;
+  const elab::Graph& graph_;
+  DiagnosticEngine& diags_;
+};
+
+}  // namespace
+
+void checkRuntimeLimits(const FrontEndResult& result, DiagnosticEngine& diags) {
+  LimitChecker(result, diags).run();
+}
+
+}  // namespace ndl::driver
