@@ -61,6 +61,7 @@ struct Simulator::State {
   void account(int64_t c);
   bool routerTick(int64_t c) const;
   bool stalled(int64_t c, int64_t detect, int64_t last_tick, int64_t& since) const;
+  HeldCounts held() const;
 
   SimParams params;
   TopologySummary topology;
@@ -102,6 +103,22 @@ bool Simulator::State::stalled(int64_t c, int64_t detect, int64_t last_tick, int
   }
   since = std::max(since, net.progressPendingUntil(c));
   return c - since >= detect;
+}
+
+// Counted from the records themselves, apart from the statistics: a message is held until all
+// its packets are delivered or dropped (queued at its source, in the network, partly
+// delivered); a packet until it is delivered or dropped, as a record (at the source, in VCs, on
+// links) or still to be made from its message's queue entry. A dropped packet's record lives on
+// while its flits are discarded, but it is dropped, not held.
+HeldCounts Simulator::State::held() const {
+  HeldCounts h;
+  store.messages.forEachLive([&](const Message& m) {
+    ++h.messages;
+    h.packets += m.packets - m.injected;
+  });
+  store.packets.forEachLive([&](const Packet& p) { h.packets += p.dropped == 0; });
+  h.queued_messages = sources.queuedMessages();
+  return h;
 }
 
 void Simulator::State::account(int64_t c) {
@@ -432,6 +449,10 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
   } catch (const RoutingFailure& e) {
     out.status = RunStatus::kRoutingError;
     out.status_message = routingFailureMessage(c, e.what());
+    // What the clock did before the failure (tails ejected, packets dropped) is counted, as
+    // the records already say.
+    account(c);
+    log.clear();
   }
   if (progress_shown) std::fprintf(stderr, "\n");
   out.cycles = c + 1;
@@ -500,8 +521,7 @@ Results Simulator::run(const RunOptions& options) {
   out.simulated_time_ns = out.cycles * out.cycle_ns;
   out.router_clocks = s.router_ticks;
   out.flit_hops = s.flit_hops;
-  s.stats.finish(out.cycles, s.net.flitsInNetwork(), s.net.collisions(), s.sources.queuedMessages(),
-                 static_cast<int64_t>(s.store.messages.live()), out);
+  s.stats.finish(out.cycles, s.net.flitsInNetwork(), s.net.collisions(), s.held(), out);
   {
     const int32_t k = s.net.classes();
     for (int32_t c = 0; c < k; ++c) {
