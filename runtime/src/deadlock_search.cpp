@@ -152,6 +152,23 @@ bool Network::findDeadlock(RouteFn route, int64_t c, const PacketStore& store,
   return true;
 }
 
+int64_t Network::progressPendingUntil(int64_t c) const {
+  int64_t until = wheel_.lastArrivalAfter(c);
+  const uint32_t now = static_cast<uint32_t>(c);
+  for (uint32_t gv = 0; gv < vc_count_; ++gv) {
+    const InputVc& v = vc(gv);
+    if (v.count == 0) continue;
+    // A header in its delay moves on when the delay ends, at its router's next clock; one not
+    // yet looked at (its router has had no clock since it arrived) at that clock.
+    if (v.state == VcState::kRouting) {
+      until = std::max<int64_t>(until, c + std::max(1, static_cast<int32_t>(v.ready - now)));
+    } else if (v.state == VcState::kIdle) {
+      until = std::max(until, c + 1);
+    }
+  }
+  return until;
+}
+
 int Network::dropCycle(const std::vector<uint32_t>& cycle, int64_t c, PacketStore& store,
                        CycleLog& log) {
   // Only at a header: a worm cut in the middle would leave its front part waiting forever

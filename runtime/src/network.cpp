@@ -212,12 +212,14 @@ void Network::deliverCredits(int64_t c) {
 
 void Network::deliver(int64_t c) {
   auto& flits = wheel_.flitsAt(c);
+  if (!flits.empty() || !wheel_.creditsAt(c).empty()) last_arrival_ = c;
   commitFlits<false>(flits.data(), flits.data() + flits.size());
   flits.clear();
   deliverCredits<false>(c);
 }
 
 void Network::stageArrivals(int64_t c) {
+  if (!wheel_.flitsAt(c).empty() || !wheel_.creditsAt(c).empty()) last_arrival_ = c;
   deliverCredits<true>(c);
   // The clock's flits are sorted by block where they lie: no second buffer, whose pages would
   // add to the peak memory of the largest networks. The bucket is not written again before

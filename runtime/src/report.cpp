@@ -96,7 +96,15 @@ std::string formatReport(const Results& r) {
                    r.messages.in_flight);
   s += fmt::format("packets:  created {}, delivered {}, dropped {}, in flight {}\n",
                    r.packets.created, r.packets.delivered, r.packets.dropped, r.packets.in_flight);
-  s += fmt::format("conservation: {}\n", r.conserved ? "holds" : "VIOLATED");
+  if (r.conserved) {
+    s += "conservation: holds\n";
+  } else {
+    // In flight is what the simulator holds, counted apart: say by how much the counts part.
+    s += fmt::format(
+        "conservation: VIOLATED: messages created - delivered - dropped - refused - in flight = "
+        "{}, packets created - delivered - dropped - in flight = {}, {} queued of {} in flight\n",
+        unaccounted(r.messages), unaccounted(r.packets), r.messages.queued, r.messages.in_flight);
+  }
   if (r.deadlock.clock >= 0 && r.status != RunStatus::kDeadlock) {
     s += fmt::format("deadlocks: {} found and broken by dropping; the first at clock {}\n",
                      r.deadlocks_found, r.deadlock.clock);

@@ -20,7 +20,8 @@ std::string deadlockMessage(const DeadlockRecord& d, size_t length) {
 
 std::string stalledMessage(int64_t detect, int64_t since, int64_t flits) {
   return fmt::format(
-      "deadlock: no flit moved for {} clocks (since clock {}) with {} flits in the network",
+      "deadlock: no flit moved for {} clocks (since clock {}) with {} flits in the network "
+      "and nothing on its way to them (no flit or credit on a link, no header delay running)",
       detect, since, flits);
 }
 

@@ -60,6 +60,8 @@ struct Simulator::State {
   void noteDeadlock(int64_t c, Results& out) const;
   void account(int64_t c);
   bool routerTick(int64_t c) const;
+  bool stalled(int64_t c, int64_t detect, int64_t last_tick, int64_t& since) const;
+  HeldCounts held() const;
 
   SimParams params;
   TopologySummary topology;
@@ -83,6 +85,40 @@ bool Simulator::State::routerTick(int64_t c) const {
   // A slower router acts on the link clocks in which one of its own edges falls.
   const double ratio = fr / fl;
   return std::floor((c + 1) * ratio) > std::floor(c * ratio);
+}
+
+// Whether a network in which no flit has moved since clock `since`, at least `detect` clocks
+// before c, is stalled: nothing arrived since, nothing is still on its way, and the routers
+// have had a clock in which to act on what arrived last. Time on a wire or in a header's delay
+// is no stall: when something is under way `since` moves to when it lands (the window counts
+// again from there), so a real stall is reported once the last of it has landed and `detect`
+// clocks have passed without a move. Runs at most a few times per window, never per flit.
+bool Simulator::State::stalled(int64_t c, int64_t detect, int64_t last_tick, int64_t& since) const {
+  since = std::max(since, net.lastArrival());
+  if (c - since < detect) return false;
+  if (last_tick <= since) {
+    // Routers on a slower clock have had none since: wait for one.
+    since = c;
+    return false;
+  }
+  since = std::max(since, net.progressPendingUntil(c));
+  return c - since >= detect;
+}
+
+// Counted from the records themselves, apart from the statistics: a message is held until all
+// its packets are delivered or dropped (queued at its source, in the network, partly
+// delivered); a packet until it is delivered or dropped, as a record (at the source, in VCs, on
+// links) or still to be made from its message's queue entry. A dropped packet's record lives on
+// while its flits are discarded, but it is dropped, not held.
+HeldCounts Simulator::State::held() const {
+  HeldCounts h;
+  store.messages.forEachLive([&](const Message& m) {
+    ++h.messages;
+    h.packets += m.packets - m.injected;
+  });
+  store.packets.forEachLive([&](const Packet& p) { h.packets += p.dropped == 0; });
+  h.queued_messages = sources.queuedMessages();
+  return h;
 }
 
 void Simulator::State::account(int64_t c) {
@@ -198,7 +234,11 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
   const auto wall_start = std::chrono::steady_clock::now();
   auto last_progress = wall_start;
   bool progress_shown = false;
-  int64_t last_move = 0;
+  // The backstop's window counts from stall_since, the last clock of progress: a flit moved,
+  // the network was empty (idle time is no stall), or (found when the window runs out)
+  // something arrived or is still on its way. last_tick: the last clock the routers stepped.
+  int64_t stall_since = 0;
+  int64_t last_tick = -1;
   int64_t c = 0;
   // Ctrl-C, SIGTERM and the progress line are polled by work done, not by clocks: every
   // kPollWork router steps or clocks, so a network whose clock takes seconds still stops
@@ -243,7 +283,8 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
   for (;; ++c) {
     // With prefetching (a network larger than the caches) the flits are committed router
     // block by router block as the stepping reaches them (Network::stageArrivals).
-    const bool staged = prefetch && routerTick(c);
+    const bool tick = routerTick(c);
+    const bool staged = prefetch && tick;
     if (staged) {
       net.stageArrivals(c);
     } else {
@@ -255,7 +296,8 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
         sources.enqueueApp(m.src, m.dst, m.bits, m.tag, c, store, stats, net);
     }
     sources.createDue(c, store, stats, net);
-    if (routerTick(c)) {
+    if (tick) {
+      last_tick = c;
       router_ticks += net.routers();
       net.beginRound(c);
       // The active routers in memory order (reversed only to test that the order does not
@@ -336,7 +378,7 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
         net.deliverRest();
       }
     }
-    if (log.moved || log.flit_hops != 0) last_move = c;
+    if (log.moved || log.flit_hops != 0 || net.flitsInNetwork() == 0) stall_since = c;
     bool deadlocked = false;
     if (log.suspect && c >= next_search && params.deadlock != DeadlockHandling::kDropAfterTimeout) {
       next_search = c + suspect_after;
@@ -378,14 +420,15 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
       }
       break;
     }
-    if (net.flitsInNetwork() > 0 && c - last_move >= detect) {
+    if (net.flitsInNetwork() > 0 && c - stall_since >= detect &&
+        stalled(c, detect, last_tick, stall_since)) {
       // The backstop: nothing moves at all. Name the cycle when there is one.
       out.status = RunStatus::kDeadlock;
       if (net.findDeadlock(params.route_fn, c, store, cycle)) {
         noteDeadlock(c, out);
         out.status_message = deadlockMessage(out.deadlock, cycle.size());
       } else {
-        out.status_message = stalledMessage(detect, last_move, net.flitsInNetwork());
+        out.status_message = stalledMessage(detect, stall_since, net.flitsInNetwork());
       }
       break;
     }
@@ -406,6 +449,10 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
   } catch (const RoutingFailure& e) {
     out.status = RunStatus::kRoutingError;
     out.status_message = routingFailureMessage(c, e.what());
+    // What the clock did before the failure (tails ejected, packets dropped) is counted, as
+    // the records already say.
+    account(c);
+    log.clear();
   }
   if (progress_shown) std::fprintf(stderr, "\n");
   out.cycles = c + 1;
@@ -474,8 +521,7 @@ Results Simulator::run(const RunOptions& options) {
   out.simulated_time_ns = out.cycles * out.cycle_ns;
   out.router_clocks = s.router_ticks;
   out.flit_hops = s.flit_hops;
-  s.stats.finish(out.cycles, s.net.flitsInNetwork(), s.net.collisions(), s.sources.queuedMessages(),
-                 static_cast<int64_t>(s.store.messages.live()), out);
+  s.stats.finish(out.cycles, s.net.flitsInNetwork(), s.net.collisions(), s.held(), out);
   {
     const int32_t k = s.net.classes();
     for (int32_t c = 0; c < k; ++c) {

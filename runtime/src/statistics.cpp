@@ -123,18 +123,16 @@ void Statistics::sample(int64_t end_cycle, int64_t flits_in_network) {
 }
 
 void Statistics::finish(int64_t cycles, int64_t flits_in_network,
-                        const std::vector<int64_t>& collisions, int64_t queued_messages,
-                        int64_t live_messages, Results& out) {
+                        const std::vector<int64_t>& collisions, const HeldCounts& held,
+                        Results& out) {
   if (series_.empty() || series_.back().end_cycle < cycles) sample(cycles, flits_in_network);
   out.sampling_interval_clocks = interval_;
   out.params.sampling_interval_clocks = interval_;  // the effective value, 0 meant "default"
-  out.messages = {created_, delivered_, dropped_, refused_, inFlight(), queued_messages};
-  out.packets = {packets_created_, packets_delivered_, packets_dropped_,
-                 packets_created_ - packets_delivered_ - packets_dropped_};
-  // created = delivered + dropped + refused + in flight, where "in flight" is counted twice
-  // independently: from these counters and from the messages the simulator still holds.
-  out.conserved = out.messages.in_flight == live_messages && out.packets.in_flight >= 0 &&
-                  out.messages.queued <= out.messages.in_flight;
+  // In flight is what the simulator holds, not what these counters leave: conservation then
+  // compares two counts kept apart, and a message or packet lost or counted twice shows.
+  out.messages = {created_, delivered_, dropped_, refused_, held.messages, held.queued_messages};
+  out.packets = {packets_created_, packets_delivered_, packets_dropped_, held.packets};
+  out.conserved = conserved(out.messages, out.packets);
 
   Counters end = window_closed_ ? at_close_ : total_;
   int64_t start_cycle = window_start_;

@@ -64,9 +64,13 @@ TEST(Deadlock, DetectedAndReportedOnRingWithOneVc) {
   }
   EXPECT_EQ(r.messages.dropped, 0);
   EXPECT_GT(r.messages.in_flight, 0);
-  // Still conserved, and whatever was measured is in the results.
+  // Still conserved, and whatever was measured is in the results. In flight is what the
+  // simulator holds (counted apart): the deadlocked packets among it, one per header of the
+  // cycle at least.
   EXPECT_EQ(r.messages.created,
             r.messages.delivered + r.messages.dropped + r.messages.refused + r.messages.in_flight);
+  EXPECT_EQ(r.packets.created, r.packets.delivered + r.packets.dropped + r.packets.in_flight);
+  EXPECT_GE(r.packets.in_flight, static_cast<int64_t>(hops.size()));
   EXPECT_TRUE(r.conserved);
 }
 

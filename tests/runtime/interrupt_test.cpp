@@ -46,8 +46,13 @@ TEST(Interrupt, HonouredWithinAClockThatTakesSeconds) {
   EXPECT_LT(static_cast<double>(returned - requested_ns.load()) * 1e-9, 1.0);
   EXPECT_LE(r.cycles, 2);  // stopped in clock 1, the first that routes
   EXPECT_TRUE(r.conserved);
+  // In flight is what the simulator holds, counted apart: every message, one packet each,
+  // created at clock 0 and none delivered by clock 1.
+  EXPECT_EQ(r.messages.in_flight, r.messages.created - r.messages.refused);
+  EXPECT_EQ(r.packets.in_flight, r.packets.created);
   EXPECT_EQ(r.messages.created, r.messages.delivered + r.messages.dropped +
                                     r.messages.refused + r.messages.in_flight);
+  EXPECT_EQ(r.packets.created, r.packets.delivered + r.packets.dropped + r.packets.in_flight);
 }
 
 }  // namespace

@@ -187,8 +187,14 @@ TEST(Routing, BadRoutesStopTheRunNamingNodeAndDestination) {
             "routing at node 0 offers no candidate route for destination 1");
   EXPECT_EQ(r.status_message.substr(0, 25), "routing failure at clock ");
   EXPECT_EQ(r.messages.created, 2);
+  // Both messages, one packet each, are still held by the simulator (in flight is counted
+  // from its records, apart from the other counts).
+  EXPECT_EQ(r.messages.in_flight, 2);
+  EXPECT_EQ(r.packets.in_flight, 2);
   EXPECT_EQ(r.messages.created,
             r.messages.delivered + r.messages.dropped + r.messages.refused + r.messages.in_flight);
+  EXPECT_EQ(r.packets.created, r.packets.delivered + r.packets.dropped + r.packets.in_flight);
+  EXPECT_TRUE(r.conserved);
   EXPECT_GT(r.cycles, 0);
 }
 
@@ -244,6 +250,9 @@ TEST(Traffic, BlockingSourcesWaitInsteadOfRefusing) {
   EXPECT_EQ(r.messages.refused, 0);
   EXPECT_EQ(r.messages.created,
             r.messages.delivered + r.messages.dropped + r.messages.in_flight);
+  EXPECT_EQ(r.packets.created, r.packets.delivered + r.packets.dropped + r.packets.in_flight);
+  EXPECT_GT(r.messages.queued, 0);
+  EXPECT_TRUE(r.conserved);
   EXPECT_LE(r.messages.queued, 16 * (p.injection_queue_capacity + 1));
   // Each node hands at most one 4-flit message to its injection channel per 4 clocks.
   for (const NodeRow& n : r.per_node) EXPECT_LE(n.sent, 20000 / 4 + p.injection_queue_capacity + 2);

@@ -56,7 +56,13 @@ for (a, _), (b, _) in zip(ring, ring[1:] + ring[:1]):
 k = kx if port[0] == "x" else ky
 assert len(ring) == k, f"the cycle does not go round: {cycle}"
 print(f"a ring of {len(ring)} channels along one dimension and direction")
+# in_flight is what the simulator holds, counted apart from the other counts.
 m, p = r["messages"], r["packets"]
-assert m["created"] == m["delivered"] + m["dropped"] + m["refused"] + m["in_flight"]
+assert m["created"] == m["delivered"] + m["dropped"] + m["refused"] + m["in_flight"], m
+assert p["created"] == p["delivered"] + p["dropped"] + p["in_flight"], p
+# A message is held until each of its packets is delivered or dropped: at least one is held.
+assert p["in_flight"] >= m["in_flight"], (m, p)
+if mode == "detect":
+    assert m["in_flight"] > 0, m
 assert r["conservation"]["holds"]
 print("conservation holds")

@@ -22,13 +22,18 @@ for dest in range(1, 15):
                         "--param", f"PatternFile={cpf}"], capture_output=True, text=True)
     with open(out) as f:
         r = json.load(f)
-    m = r["messages"]
-    accounted = m["created"] == m["delivered"] + m["dropped"] + m["refused"] + m["in_flight"]
+    # in_flight is what the simulator holds, counted apart: the failed message and its packets.
+    m, pk = r["messages"], r["packets"]
+    held = 0 if dest == 13 else 1
+    accounted = (m["created"] == m["delivered"] + m["dropped"] + m["refused"] + m["in_flight"]
+                 and pk["created"] == pk["delivered"] + pk["dropped"] + pk["in_flight"]
+                 and m["in_flight"] == held and pk["in_flight"] == held * pk["created"]
+                 and r["conservation"]["holds"])
     expect = (0, "ok", 1) if dest == 13 else (3, "routing_error", 0)
     got = (p.returncode, r["status"], m["delivered"])
     if got != expect or r["exit_code"] != expect[0] or m["created"] != 1 or not accounted:
         print(f"FAIL to {dest}: exit, status, delivered {got} (expected {expect}), "
-              f"messages {m}\n{p.stderr}")
+              f"messages {m}, packets {pk}\n{p.stderr}")
         failed = True
     lines = [l for l in p.stderr.splitlines() if l.startswith("ndl: routing failure")]
     print(f"to {dest}: {lines[0] if lines else r['status']}")

@@ -43,6 +43,16 @@ class EventWheel {
   }
   std::vector<FlitEvent>& flitsAt(int64_t clock) { return flits_[clock & mask_]; }
   std::vector<CreditEvent>& creditsAt(int64_t clock) { return credits_[clock & mask_]; }
+  // The last clock after c at which a flit or a credit already sent arrives, or -1 when none
+  // is on its way (clock c's own bucket is delivered). It looks at every bucket: for the
+  // no-movement backstop, at most once in its window, never per clock.
+  int64_t lastArrivalAfter(int64_t c) const {
+    for (int64_t d = mask_; d >= 1; --d) {
+      const size_t b = static_cast<size_t>((c + d) & mask_);
+      if (!flits_[b].empty() || !credits_[b].empty()) return c + d;
+    }
+    return -1;
+  }
 
   // push_back with its reallocation out of line. In line, that path takes the new event's
   // address, so the compiler builds the event on the stack and reads it back, and the 8-byte

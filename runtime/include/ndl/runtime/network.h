@@ -205,6 +205,14 @@ class Network {
 
   int64_t flitsInNetwork() const { return flits_in_network_; }
 
+  // ---- progress under way, for the no-movement backstop (deadlock_search.cpp)
+  // The last clock in which a flit or a credit arrived (deliver, stageArrivals), or -1.
+  int64_t lastArrival() const { return last_arrival_; }
+  // The last clock after c at which something already under way lands: a flit or a credit on
+  // a wire, the end of a header's delay (routing and switch set-up), a header's first look
+  // by its router; -1 when nothing is. Cold: it looks at the whole wheel and every VC.
+  int64_t progressPendingUntil(int64_t c) const;
+
   // ---- deadlocks as wait-for cycles (deadlock_search.cpp)
   // Looks for VCs that can never move again: blocked VCs all of whose ways forward wait on
   // VCs that are themselves such. Fills `cycle` with global input VCs, each waiting for the
@@ -451,6 +459,7 @@ class Network {
   template <bool kPrefetch>
   void deliverCredits(int64_t c);
   int64_t flits_in_network_ = 0;
+  int64_t last_arrival_ = -1;
 };
 
 }  // namespace ndl::rt

@@ -68,6 +68,16 @@ class Pool {
   T& operator[](uint32_t id) { return items_[id]; }
   const T& operator[](uint32_t id) const { return items_[id]; }
   size_t live() const { return live_; }
+  // Calls f(record) for every live record. Cold (the end of a run): it marks the free ids
+  // first.
+  template <class F>
+  void forEachLive(F&& f) const {
+    std::vector<bool> free(items_.size(), false);
+    for (uint32_t id : free_) free[id] = true;
+    for (size_t id = 0; id < items_.size(); ++id) {
+      if (!free[id]) f(items_[id]);
+    }
+  }
 
  private:
   std::vector<T> items_;

@@ -27,12 +27,15 @@ enum class RunStatus : uint8_t {
 };
 std::string_view runStatusName(RunStatus status);
 
+// created, delivered, dropped and refused are the statistics' counters; in_flight is what
+// the simulator still holds at the end, counted from its records, not derived from the
+// others: conservation (conserved) compares the two.
 struct MessageCounts {
   int64_t created = 0;
   int64_t delivered = 0;
   int64_t dropped = 0;
   int64_t refused = 0;
-  int64_t in_flight = 0;  // queued at sources or in the network
+  int64_t in_flight = 0;  // messages held: queued at sources, in the network, partly delivered
   int64_t queued = 0;     // of in_flight, not yet fully handed to the injection channel
 };
 
@@ -40,8 +43,21 @@ struct PacketCounts {
   int64_t created = 0;
   int64_t delivered = 0;
   int64_t dropped = 0;
-  int64_t in_flight = 0;
+  int64_t in_flight = 0;  // packets held: at the source (made or still to be), in VCs, on links
 };
+
+// What created less delivered, dropped, refused and in flight leaves: 0 when conserved.
+inline int64_t unaccounted(const MessageCounts& m) {
+  return m.created - m.delivered - m.dropped - m.refused - m.in_flight;
+}
+inline int64_t unaccounted(const PacketCounts& p) {
+  return p.created - p.delivered - p.dropped - p.in_flight;
+}
+// Every message and every packet created is delivered, dropped, refused or held, exactly once.
+inline bool conserved(const MessageCounts& m, const PacketCounts& p) {
+  return unaccounted(m) == 0 && unaccounted(p) == 0 && m.in_flight >= 0 && p.in_flight >= 0 &&
+         0 <= m.queued && m.queued <= m.in_flight;
+}
 
 // Messages by their largest packet hop count, packets by their own hop count.
 struct DistanceRow {
@@ -166,7 +182,7 @@ struct Results {
 
   MessageCounts messages;
   PacketCounts packets;
-  bool conserved = true;
+  bool conserved = true;  // conserved(messages, packets)
 
   // measurement window (messages by arrival order)
   int64_t window_start_cycle = 0;

@@ -13,7 +13,8 @@
 namespace ndl::rt {
 
 std::string deadlockMessage(const DeadlockRecord& d, size_t length);
-// No flit moved for `detect` clocks and no wait-for cycle was found.
+// No flit moved for `detect` clocks since clock `since`, with nothing on its way, and no
+// wait-for cycle was found.
 std::string stalledMessage(int64_t detect, int64_t since, int64_t flits);
 // A pattern's programs wait for messages that will never come (r: the application's report).
 std::string stuckMessage(const ApplicationResult& r);

@@ -14,6 +14,14 @@
 
 namespace ndl::rt {
 
+// What the simulator holds at the end of a run, counted from its own records apart from the
+// statistics' counters (Simulator): the results' in-flight counts.
+struct HeldCounts {
+  int64_t messages = 0;         // message records not yet resolved
+  int64_t packets = 0;          // their packets not delivered or dropped, made or to be made
+  int64_t queued_messages = 0;  // of those messages, ones still in a source's queue
+};
+
 class Statistics {
  public:
   Statistics(const SimParams& params, int32_t nodes);
@@ -37,11 +45,10 @@ class Statistics {
   int64_t refused() const { return refused_; }
   bool windowClosed() const { return window_closed_; }
 
-  // Writes every statistic into `out`; `collisions` are the per-router counters.
-  // `live_messages`: messages the simulator still holds, counted apart from these statistics,
-  // for the conservation check.
+  // Writes every statistic into `out`; `collisions` are the per-router counters, `held` what
+  // the simulator still holds (the in-flight counts, checked against these statistics).
   void finish(int64_t cycles, int64_t flits_in_network, const std::vector<int64_t>& collisions,
-              int64_t queued_messages, int64_t live_messages, Results& out);
+              const HeldCounts& held, Results& out);
 
  private:
   struct Counters {
