@@ -21,6 +21,7 @@ point by point, with our figures and the Little's-law check of its latency
 unit); with --docs copies the figures to DOCS/recover-x-*.{png,svg}.
 """
 import argparse
+import csv
 import json
 import os
 import shutil
@@ -178,11 +179,15 @@ def main():
     # Recoveries per router: Recover-x, 8x8 hot-spot at saturation.
     p = point("hotspot", 8, "recover-x", LATENCY_BYTES, "100%")
     if p:
-        data = json.loads((out / "points" / f"{p.index:04d}" / "point.json").read_text())
+        pdir = out / "points" / f"{p.index:04d}"
+        data = json.loads((pdir / "point.json").read_text())
         base = out / "recoveries-8x8"
-        with open(base.with_suffix(".dat"), "w", encoding="utf-8") as f:
-            for node in data["nodes"]:
-                f.write(f"{node['node'] % 8}\t{node['node'] // 8}\t{node['recoveries']}\n")
+        # The per-router rows: the nodes table beside the point's JSON.
+        with open(pdir / data["tables"]["nodes"], newline="", encoding="utf-8") as t, \
+                open(base.with_suffix(".dat"), "w", encoding="utf-8") as f:
+            for node in csv.DictReader(t):
+                n = int(node["node"])
+                f.write(f"{n % 8}\t{n // 8}\t{node['recoveries']}\n")
         run_gnuplot(base, "\n".join([
             "set title 'Recover-x, 8x8 hot-spot (hot column x = 4), 128 B at saturation: "
             "recoveries'",

@@ -4,10 +4,6 @@
 
 #include <fmt/format.h>
 
-#include <cstdio>
-#include <functional>
-#include <map>
-
 #include "ndl/runtime/output_file.h"
 
 namespace ndl::rt {
@@ -21,23 +17,13 @@ nlohmann::json latency(const LatencySummary& s, double scale) {
           {"count", s.count}};
 }
 
-double ratio(int64_t sum, int64_t count) {
-  return count ? static_cast<double>(sum) / static_cast<double>(count) : 0.0;
-}
-
 // null without a pattern file. Times in ns and in network clocks.
 nlohmann::json application(const ApplicationResult& a, double ns) {
   using nlohmann::json;
   if (!a.present) return nullptr;
-  json nodes = json::array();
+  // The per-node rows are the application table (result_tables.h); the means stay here.
   int64_t compute = 0, wait = 0;
   for (size_t n = 0; n < a.finish_clock.size(); ++n) {
-    const int64_t f = a.finish_clock[n];
-    nodes.push_back({{"node", n},
-                     {"finish_clock", f},
-                     {"finish_time_ns", f >= 0 ? json(static_cast<double>(f) * ns) : json()},
-                     {"compute_ns", static_cast<double>(a.compute_clocks[n]) * ns},
-                     {"wait_ns", static_cast<double>(a.wait_clocks[n]) * ns}});
     compute += a.compute_clocks[n];
     wait += a.wait_clocks[n];
   }
@@ -80,28 +66,8 @@ nlohmann::json application(const ApplicationResult& a, double ns) {
           {"mean_compute_ns", static_cast<double>(compute) / count * ns},
           {"mean_wait_ns", static_cast<double>(wait) / count * ns},
           {"marks", marks},
-          {"nodes", nodes},
           {"waiting", waiting},
           {"waiting_nodes", a.waiting_nodes}};
-}
-
-// Row n of the per-node table.
-nlohmann::json nodeRow(const Results& r, size_t n) {
-  const NodeRow& x = r.per_node[n];
-  return {{"node", n},
-          {"sent", x.sent},
-          {"received", x.received},
-          {"refused", x.refused},
-          {"collisions", x.collisions},
-          {"sent_collisions_per_packet", ratio(x.sent_packet_collisions, x.sent_measured_packets)},
-          {"sent_collisions_per_message",
-           ratio(x.sent_message_collisions, x.sent_measured_messages)},
-          {"dropped_packets", x.dropped_packets},
-          {"injected_flits", x.injected_flits},
-          {"delivered_flits", x.delivered_flits},
-          {"class_grants", x.class_grants},
-          {"recoveries", x.recoveries},
-          {"recovery_hops", x.recovery_hops}};
 }
 
 }  // namespace
@@ -158,10 +124,9 @@ nlohmann::json toJson(const SimParams& p) {
   };
 }
 
-namespace {
-
-// The results; without `tables` the per-node tables are null, for writeJson to fill.
-nlohmann::json resultsJson(const Results& r, bool tables) {
+// The summary: everything but the tables that grow with the network or the ReportPairs
+// (result_tables.h), which `files` names.
+nlohmann::json toJson(const Results& r, const TableFiles& files) {
   using nlohmann::json;
   const double ns = r.cycle_ns;
   json by_distance = json::array();
@@ -176,29 +141,12 @@ nlohmann::json resultsJson(const Results& r, bool tables) {
                            {"mean_packet_latency_ns", d.mean_packet_cycles * ns},
                            {"mean_packet_latency_cycles", d.mean_packet_cycles}});
   }
-  json pairs = json::array();
-  for (const PairRow& p : r.pairs) {
-    pairs.push_back({{"src", p.src},
-                     {"dst", p.dst},
-                     {"latency_cycles",
-                      {{"network", latency(p.network, 1)},
-                       {"message", latency(p.message, 1)},
-                       {"packet", latency(p.packet, 1)}}},
-                     {"latency_ns",
-                      {{"network", latency(p.network, ns)},
-                       {"message", latency(p.message, ns)},
-                       {"packet", latency(p.packet, ns)}}}});
+  json tables = json::object();
+  for (size_t i = 0; i < kResultTables.size(); ++i) {
+    tables[std::string(tableName(kResultTables[i]))] =
+        files.files[i].empty() ? json(nullptr) : json(files.files[i]);
   }
-  // The per-node tables: here whole, or null for writeJson to write a row at a time.
-  json nodes = nullptr, per_node_collisions = nullptr;
-  if (tables) {
-    nodes = json::array();
-    per_node_collisions = json::array();
-    for (size_t n = 0; n < r.per_node.size(); ++n) {
-      nodes.push_back(nodeRow(r, n));
-      per_node_collisions.push_back(r.per_node[n].collisions);
-    }
-  }
+  tables["note"] = files.note.empty() ? json(nullptr) : json(files.note);
   json series = json::array();
   for (const SeriesRow& x : r.series) {
     series.push_back({{"end_cycle", x.end_cycle},
@@ -270,13 +218,11 @@ nlohmann::json resultsJson(const Results& r, bool tables) {
         {"measured_messages", r.measured_messages}}},
       {"hops", {{"mean", r.hops_mean}}},
       {"by_distance", by_distance},
-      {"pairs", pairs},
       {"collisions",
        {{"total", r.collisions_total},
         {"per_packet_mean", r.collisions_per_packet},
-        {"per_message_mean", r.collisions_per_message},
-        {"per_node", per_node_collisions}}},
-      {"nodes", nodes},
+        {"per_message_mean", r.collisions_per_message}}},
+      {"tables", tables},
       {"vc_classes", {{"names", r.class_names}, {"grants", r.class_grants}}},
       {"recovery",
        {{"field", r.recovery_field},
@@ -298,98 +244,9 @@ nlohmann::json resultsJson(const Results& r, bool tables) {
   };
 }
 
-// A table written a row at a time in place of a null member of the document.
-struct Table {
-  size_t rows;
-  std::function<nlohmann::json(size_t)> row;
-};
-
-// Writes v exactly as v.dump(2) would at nesting `level`, except that the members named in
-// `tables` (by their path, "/collisions/per_node") are written from their tables.
-class PrettyWriter {
- public:
-  PrettyWriter(std::FILE* f, const std::map<std::string, Table>& tables) : f_(f), tables_(tables) {}
-
-  void value(const nlohmann::json& v, int level, const std::string* path) {
-    if (v.is_object() && !v.empty()) {
-      put("{\n");
-      bool first = true;
-      for (auto it = v.begin(); it != v.end(); ++it) {
-        if (!first) put(",\n");
-        first = false;
-        indent(level + 1);
-        put(nlohmann::json(it.key()).dump());
-        put(": ");
-        if (path == nullptr) {
-          value(it.value(), level + 1, nullptr);
-          continue;
-        }
-        const std::string child = *path + "/" + it.key();
-        if (auto t = tables_.find(child); t != tables_.end()) {
-          table(t->second, level + 1);
-        } else {
-          value(it.value(), level + 1, &child);
-        }
-      }
-      put("\n");
-      indent(level);
-      put("}");
-    } else if (v.is_array() && !v.empty()) {
-      put("[\n");
-      for (size_t i = 0; i < v.size(); ++i) {
-        if (i > 0) put(",\n");
-        indent(level + 1);
-        value(v[i], level + 1, nullptr);
-      }
-      put("\n");
-      indent(level);
-      put("]");
-    } else {
-      put(v.dump());
-    }
-  }
-
- private:
-  void table(const Table& t, int level) {
-    if (t.rows == 0) return put("[]");
-    put("[\n");
-    for (size_t i = 0; i < t.rows; ++i) {
-      if (i > 0) put(",\n");
-      indent(level + 1);
-      value(t.row(i), level + 1, nullptr);
-    }
-    put("\n");
-    indent(level);
-    put("]");
-  }
-  void put(const std::string& s) { std::fwrite(s.data(), 1, s.size(), f_); }
-  void indent(int level) { std::fprintf(f_, "%*s", 2 * level, ""); }
-
-  std::FILE* f_;
-  const std::map<std::string, Table>& tables_;
-};
-
-}  // namespace
-
-nlohmann::json toJson(const Results& r) { return resultsJson(r, true); }
-
-// The per-node tables are written a row at a time: at a million nodes the document is
-// hundreds of megabytes, and as one nlohmann tree it took gigabytes, three times the
-// simulation's own memory. The bytes are those of toJson(r).dump(2) (tests/runtime).
-bool writeJson(const Results& r, const std::string& path, std::string* error) {
-  const nlohmann::json doc = resultsJson(r, false);
-  const std::map<std::string, Table> tables{
-      {"/nodes", {r.per_node.size(), [&](size_t n) { return nodeRow(r, n); }}},
-      {"/collisions/per_node",
-       {r.per_node.size(), [&](size_t n) { return nlohmann::json(r.per_node[n].collisions); }}}};
-  return writeFileAtomically(
-      path,
-      [&](std::FILE* f) {
-        const std::string root;
-        PrettyWriter(f, tables).value(doc, 0, &root);
-        std::fputc('\n', f);
-      },
-      error);
+bool writeJson(const Results& r, const std::string& path, const TableFiles& tables,
+               std::string* error) {
+  return writeOutputFile(path, toJson(r, tables).dump(2) + "\n", error);
 }
 
 }  // namespace ndl::rt

@@ -11,7 +11,7 @@ namespace ndl::rt {
 namespace {
 
 bool writeText(const std::string& text, const std::string& path, std::string* error) {
-  return writeFileAtomically(path, text, error);
+  return writeOutputFile(path, text, error);
 }
 
 std::string latencyLine(const char* name, const LatencySummary& s, double ns) {

@@ -45,6 +45,15 @@ std::optional<int> parseSimulatorArgs(int argc, char** argv, const ParamTables* 
   std::string seed_text;
   CLI::Option* json =
       app.add_option("--json", args.json_path, "write the results as JSON to FILE");
+  CLI::Option* tables_opt =
+      app.add_option("--tables", args.tables_prefix,
+                     "write the per-node and per-pair tables as PREFIX.nodes.csv, "
+                     "PREFIX.pairs.csv, PREFIX.application.csv (PREFIX ending in '/': in that "
+                     "directory), whatever the network's size; by default they are written "
+                     "beside the --json file for networks of up to 4096 nodes")
+          ->type_name("PREFIX");
+  bool no_tables = false;
+  app.add_flag("--no-tables", no_tables, "write no tables")->excludes(tables_opt);
   CLI::Option* seed = app.add_option("--seed", seed_text,
                                      "seed of the random streams, 0 to 18446744073709551615");
   app.add_option("--param", param_args,
@@ -60,6 +69,15 @@ std::optional<int> parseSimulatorArgs(int argc, char** argv, const ParamTables* 
     std::fprintf(stderr, "error: %s\n%s", e.what(), app.help().c_str());
     return 2;
   }
+  if (tables_opt->count() > 0) {
+    if (args.tables_prefix.empty()) {
+      std::fprintf(stderr, "error: --tables: empty prefix\nhint: --tables out/run1 writes "
+                           "out/run1.nodes.csv, ...\n");
+      return 2;
+    }
+    args.tables = TablesMode::kAlways;
+  }
+  if (no_tables) args.tables = TablesMode::kNever;
   if (!set_args.empty()) {
     std::fprintf(stderr,
                  "error: --set %s: a simulator takes converted values only (--param, see "
@@ -187,19 +205,33 @@ int runMain(int argc, char** argv, NetworkDesc desc, const ParamTables* tables,
   if (results.status != RunStatus::kOk) {
     std::fprintf(stderr, "ndl: %s\n", results.status_message.c_str());
   }
+  // A reader that closed its pipe (--json /dev/stdout | head) is a write error, not a kill.
+  std::signal(SIGPIPE, SIG_IGN);
   auto check = [&](bool ok) {
     if (!ok) {
       std::fprintf(stderr, "error: %s\n", error.c_str());
       code = 3;
     }
   };
+  // Each file is written whatever became of the others.
   if (!params.screen_output_file.empty()) {
     check(writeReport(results, params.screen_output_file, &error));
   }
   if (!params.data_output_file.empty()) {
     check(writeDataOutput(results, params.data_output_file, &error));
   }
-  if (!json_path.empty()) check(writeJson(results, json_path, &error));
+  // The tables before the JSON, which names those written.
+  TableFiles table_files;
+  std::vector<std::string> table_errors;
+  writeTables(results, args.tables, args.tables_prefix, json_path, table_files, table_errors);
+  for (const std::string& e : table_errors) {
+    error = e;
+    check(false);
+  }
+  if (!table_files.note.empty() && args.tables == TablesMode::kAuto && table_errors.empty()) {
+    std::fprintf(stderr, "ndl: note: %s\n", table_files.note.c_str());
+  }
+  if (!json_path.empty()) check(writeJson(results, json_path, table_files, &error));
   return code;
 }
 

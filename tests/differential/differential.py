@@ -25,6 +25,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../lit/build"))
+from results_tables import with_tables  # noqa: E402
+
 ap = argparse.ArgumentParser()
 ap.add_argument("ndlc")
 ap.add_argument("work")
@@ -130,7 +133,7 @@ def simulate(case_dir, path, seed):
         if r.returncode not in (0, 3) or not os.path.exists(out):
             return None, f"{tag} exit {r.returncode}: {r.stderr[-500:]}"
         with open(out) as f:
-            results[tag] = json.load(f)
+            results[tag] = with_tables(json.load(f), out)  # the tables' rows, not their names
     return results, ""
 
 

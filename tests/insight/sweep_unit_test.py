@@ -68,14 +68,32 @@ class Axes(unittest.TestCase):
         self.assertEqual(sw.axis_values(["2usec", "32bit"]), (None, None))
 
     def test_flatten(self):
-        flat = sw.flatten({"latency_ns": {"network": {"mean": 1.5}}, "nodes": [{"node": 0}],
-                           "collisions": {"total": 3, "per_node": [1, 2]},
+        flat = sw.flatten({"latency_ns": {"network": {"mean": 1.5}},
+                           "tables": {"nodes": "point.nodes.csv", "pairs": None, "note": None},
+                           "collisions": {"total": 3},
                            "by_distance": [{"hops": 2, "count": 5}],
                            "pairs": [{"src": 0, "dst": 3, "latency_ns": {"network": 9}}],
                            "series": {"rows": []}, "conservation": {"holds": True}})
         self.assertEqual(flat, {"latency_ns.network.mean": 1.5, "collisions.total": 3,
                                 "by_distance.2.count": 5, "pairs.0-3.latency_ns.network": 9,
                                 "conservation.holds": True})
+
+    def test_pairs_come_from_their_table(self):
+        d = Path(tempfile.mkdtemp())
+        try:
+            (d / "point.pairs.csv").write_text(
+                "src,dst,latency_ns.network.mean,latency_cycles.network.count\n"
+                "0,3,9.5,4\n5,1,,0\n")
+            data = {"tables": {"nodes": None, "pairs": "point.pairs.csv", "note": None},
+                    "cycles": 10}
+            flat = sw.flatten(sw.with_pairs(data, d / "point.json"))
+            self.assertEqual(flat, {"cycles": 10, "pairs.0-3.latency_cycles.network.count": 4,
+                                    "pairs.0-3.latency_ns.network.mean": 9.5,
+                                    "pairs.5-1.latency_cycles.network.count": 0,
+                                    "pairs.5-1.latency_ns.network.mean": None})
+            self.assertEqual(sw.table_files(data, d / "point.json"), [d / "point.pairs.csv"])
+        finally:
+            shutil.rmtree(d)
 
 
 class Plot(unittest.TestCase):

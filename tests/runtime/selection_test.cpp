@@ -15,10 +15,7 @@ namespace {
 using testing::baseParams;
 using testing::setLoad;
 
-std::string withoutWallTime(nlohmann::json j) {
-  j.erase("wall_seconds");
-  return j.dump();
-}
+using testing::resultsText;
 
 // Observations of the routing calls of one run (the tests run one simulation at a time).
 struct Seen {
@@ -130,7 +127,7 @@ TEST(WaitingHeaders, SkippingTheirRoutingChangesNothingButTheCalls) {
       EXPECT_GT(a.token_captures, 0);
     }
     // (Compared whole, without printing two results files on a failure.)
-    EXPECT_TRUE(withoutWallTime(toJson(a)) == withoutWallTime(toJson(b))) << token;
+    EXPECT_TRUE(resultsText(a) == resultsText(b)) << token;
     // Most waiting clocks need no routing call.
     EXPECT_LT(g_seen.calls * 2, every_calls) << token;
     // The breakpoint is what makes a waiting header escape: a routing said not to read its
@@ -139,7 +136,7 @@ TEST(WaitingHeaders, SkippingTheirRoutingChangesNothingButTheCalls) {
     wrong.wait_breaks = std::vector<uint32_t>{};
     const Results c = simulate(makeMesh({4, 4}), wrong);
     EXPECT_LT(c.recoveries, a.recoveries) << token;
-    EXPECT_FALSE(withoutWallTime(toJson(c)) == withoutWallTime(toJson(a))) << token;
+    EXPECT_FALSE(resultsText(c) == resultsText(a)) << token;
   }
 }
 

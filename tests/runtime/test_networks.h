@@ -1,6 +1,10 @@
 // Small networks and parameter sets shared by the runtime tests.
 #pragma once
 
+#include <string>
+
+#include "ndl/runtime/json_output.h"
+#include "ndl/runtime/result_tables.h"
 #include "ndl/runtime/results.h"
 #include "ndl/runtime/sim_params.h"
 #include "ndl/runtime/simulator.h"
@@ -43,6 +47,18 @@ inline Results runSingle(const NetworkDesc& desc, SimParams p, int32_t src, int3
   p.creation_rate = 0;
   p.script = {{0, src, dst, p.data_bits_per_packet}};
   return simulate(desc, p);
+}
+
+// Everything a run writes, the wall time aside: the summary JSON and each table's CSV. Runs
+// that must agree bit for bit are compared on this.
+inline std::string resultsText(const Results& r) {
+  nlohmann::json j = toJson(r);
+  j.erase("wall_seconds");
+  std::string text = j.dump();
+  for (ResultTable t : kResultTables) {
+    if (hasTable(r, t)) text += "\n" + formatTable(r, t);
+  }
+  return text;
 }
 
 }  // namespace ndl::rt::testing

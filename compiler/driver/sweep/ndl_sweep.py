@@ -23,10 +23,11 @@ intervals as error bars.
 
 Output in --out (default sweep-<stem>): results.csv (one row per run: the
 file, the swept parameters, the seed when replicating, status, then every
-JSON metric flattened with dotted names), summary.csv (with --seeds),
-plot.png and plot.svg (gnuplot: the metric against the first swept
-parameter, one line per combination of the others) and points/NNNN/ (each
-run's command, JSON, report and stderr).
+JSON metric flattened with dotted names, and each ReportPairs pair's latencies
+from the run's pairs table), summary.csv (with --seeds), plot.png and plot.svg
+(gnuplot: the metric against the first swept parameter, one line per
+combination of the others) and points/NNNN/ (each run's command, JSON, its
+tables point.nodes.csv ..., report and stderr).
 
 Exit status: 0 every point ran (a run that stopped on a runtime failure,
 simulator exit 3, still ran and has results); 1 some builds or runs failed,
@@ -49,9 +50,9 @@ import threading
 import time
 from pathlib import Path
 
-# JSON keys that are tables (per node, per interval) rather than metrics; the
-# point's JSON file keeps them.
-TABLE_KEYS = {"nodes", "series", "collisions.per_node"}
+# JSON keys that are tables (per interval) or name them rather than metrics; the
+# point's files keep them.
+TABLE_KEYS = {"series", "tables"}
 
 DEFAULT_Y = "latency_ns.network.mean"
 
@@ -305,6 +306,34 @@ def flatten(obj, prefix="", out=None):
     return out
 
 
+def read_csv_cell(text):
+    if text == "":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+def with_pairs(data, json_path):
+    """The results with the rows of their pairs table (written beside the JSON,
+    named in its "tables") as "pairs", one dict per pair, for flatten."""
+    name = (data.get("tables") or {}).get("pairs")
+    if not name:
+        return data
+    with open(Path(json_path).parent / name, newline="") as f:
+        rows = list(csv.DictReader(f))
+    # Columns in name order, as the JSON's sorted keys gave them when it held the pairs.
+    return dict(data, pairs=[{k: read_csv_cell(row[k]) for k in sorted(row)} for row in rows])
+
+
+def table_files(data, json_path):
+    """The table files a point's JSON names (beside it)."""
+    tables = (data or {}).get("tables") or {}
+    return [Path(json_path).parent / tables[k] for k in ("nodes", "pairs", "application")
+            if tables.get(k)]
+
+
 def get_metric(flat, metric):
     v = flat.get(metric)
     if isinstance(v, bool) or v is None:
@@ -495,26 +524,28 @@ class Sweep:
         except OSError:
             pass
         jpath = pdir / "point.json"
+        data = None
         if code is None:
             point.status = "failed"
             point.error = f"timed out after {self.timeout} s"
         elif code in (0, 3) and jpath.exists():
             try:
                 data = json.loads(jpath.read_text())
-                point.flat = flatten(data)
+                point.flat = flatten(with_pairs(data, jpath))
                 point.status = str(data.get("status", "ok")) if code == 3 else "ok"
                 if code == 3:
                     point.error = str(data.get("status_message", ""))
             except (ValueError, OSError) as e:
                 point.status = "failed"
-                point.error = f"unreadable JSON: {e}"
+                point.error = f"unreadable results: {e}"
         else:
             point.status = "failed"
             msg = tail(pdir / "stderr")
             what = "input error" if code == 1 else "exit"
             point.error = f"ndlc run {what} {code}" + (f":\n{msg}" if msg else "")
         if not self.keep_json and point.status != "failed":
-            jpath.unlink(missing_ok=True)
+            for f in [*table_files(data, jpath), jpath]:
+                f.unlink(missing_ok=True)
         return point
 
     def run(self):
@@ -926,7 +957,7 @@ def parse_args(argv):
     ap.add_argument("--no-plot", action="store_true", help="write the CSV only")
     ap.add_argument("--timeout", type=float, metavar="SEC", help="time limit of one run")
     ap.add_argument("--no-keep-json", action="store_true",
-                    help="delete each run's JSON once it is in the CSV")
+                    help="delete each run's JSON and tables once they are in the CSV")
     ap.add_argument("--dry-run", action="store_true",
                     help="print the command of every point, run nothing")
     ap.add_argument("--quiet", "-q", action="store_true", help="no progress line")

@@ -24,6 +24,9 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from results_tables import with_tables  # noqa: E402
+
 ndlc, examples, out = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
 # The simulators' stderr (their deadlock messages) interleaves with these lines.
 sys.stdout.reconfigure(line_buffering=True)
@@ -50,7 +53,7 @@ def run(name, router, body, sets=WINDOW, expect_exit=0):
     if code != expect_exit:
         sys.exit(f"{name}: exit code {code}, expected {expect_exit}")
     with open(js) as f:
-        return json.load(f)
+        return with_tables(json.load(f), js)  # the per-router rows too
 
 
 def lossless(name, r):

@@ -4,10 +4,13 @@ when the simulator's internals do (the network's storage, the routers' order in 
 MANIFEST lists programs, a line each: `SHA256 DELIVERED PROGRAM [--set Name=Value ...]`,
 PROGRAM relative to the repository's root. Each is built, run with its seed, and its JSON
 (wall time aside) hashed; the hash and the delivered count must be the manifest's, which
-were recorded before the change they guard. --update rewrites the manifest's figures
-(only for a change that is meant to change results, or adds keys to them; say why in its
-commit). NDL_DIGEST_DROP=key,... leaves those keys of "config" out of the hash: a change that
-adds keys shows, with them left out, that the rest is unchanged before --update records them.
+were recorded before the change they guard. The per-node and per-pair tables, written
+beside the JSON since the manifest was recorded, are hashed as the JSON held them then
+(results_tables.with_tables): the same values, in the same places. --update rewrites the
+manifest's figures (only for a change that is meant to change results, or adds keys to them;
+say why in its commit). NDL_DIGEST_DROP=key,... leaves those keys of "config" out of the
+hash: a change that adds keys shows, with them left out, that the rest is unchanged before
+--update records them.
 """
 import hashlib
 import json
@@ -15,6 +18,9 @@ import os
 import shlex
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from results_tables import with_tables  # noqa: E402
 
 ndlc, work, manifest = sys.argv[1], sys.argv[2], sys.argv[3]
 update = "--update" in sys.argv[4:]
@@ -30,7 +36,7 @@ def digest(program, sets, tag):
     subprocess.run(cmd, check=True)
     code = subprocess.run([sim, "--quiet", "--json", js]).returncode
     with open(js) as f:
-        r = json.load(f)
+        r = with_tables(json.load(f), js)
     r.pop("wall_seconds", None)
     if os.environ.get("NDL_DIGEST_DROP"):  # keys added to the results since the manifest
         for k in os.environ["NDL_DIGEST_DROP"].split(","):

@@ -13,6 +13,9 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from results_tables import with_tables  # noqa: E402
+
 ndlc, out = sys.argv[1], os.path.abspath(sys.argv[2])
 os.makedirs(out, exist_ok=True)
 os.chdir(out)  # DataOutputFile and ScreenOutputFile are written here
@@ -120,7 +123,7 @@ def run(name, text, sets=()):
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode in (0, 3) and os.path.exists(js):
         with open(js) as f:
-            data = json.load(f)
+            data = with_tables(json.load(f), js)  # the tables' rows, not their names
         for k in VOLATILE:
             data.pop(k, None)
         return ("json", data)

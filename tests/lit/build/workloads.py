@@ -29,6 +29,9 @@ import pathlib
 import subprocess
 import sys
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from results_tables import with_tables  # noqa: E402
+
 NDLC, OUT = sys.argv[1], pathlib.Path(sys.argv[2])
 OUT.mkdir(parents=True, exist_ok=True)
 
@@ -56,7 +59,7 @@ def run(name, program, pattern, *set_args, expect_exit=0):
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != expect_exit:
         sys.exit(f"{name}: exit {p.returncode}, expected {expect_exit}\n{p.stdout}{p.stderr}")
-    return json.loads(js.read_text())
+    return with_tables(json.loads(js.read_text()), js)  # the per-node rows too
 
 
 def check(what, ok, detail=""):

@@ -1,6 +1,7 @@
 // The main function of every generated simulator: command line, run, report, output files
 // and exit code (0 ok, 2 usage error, 3 runtime failure with results still written).
-//   SIM [--json FILE] [--seed N] [--param Name=Value]... [--quiet] [--help]
+//   SIM [--json FILE] [--tables PREFIX | --no-tables] [--seed N] [--param Name=Value]...
+//       [--quiet] [--help]
 // --param changes a converted parameter (abi_params.h); NDL parameters with units are set
 // through the checker: ndlc run FILE --set Name=Value.
 #pragma once
@@ -10,6 +11,7 @@
 
 #include "ndl/runtime/abi_params.h"
 #include "ndl/runtime/network_desc.h"
+#include "ndl/runtime/result_tables.h"
 #include "ndl/runtime/sim_params.h"
 
 namespace ndl::rt {
@@ -28,6 +30,8 @@ int simulatorMain(int argc, char** argv, NetworkDesc desc, const ParamTables& ta
 // What the command line says besides the parameters.
 struct SimulatorArgs {
   std::string json_path;
+  TablesMode tables = TablesMode::kAuto;  // --tables PREFIX: kAlways; --no-tables: kNever
+  std::string tables_prefix;
   bool quiet = false;
 };
 // Reads the command line into `args` and applies --param (through `tables`; nullptr: refused)
