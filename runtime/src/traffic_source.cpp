@@ -161,15 +161,18 @@ void TrafficSources::injectHead(int32_t r, int64_t c, PacketStore& store, Statis
     }
     const uint32_t mid = s.head;
     Message& m = store.messages[mid];
+    Packet made;
+    made.message = mid;
+    made.src = m.src;
+    made.dst = m.dst;
+    made.len = static_cast<uint16_t>(params_.packet_per_message
+                                         ? messagePacketFlits(params_, m.length_bits)
+                                         : params_.packet_flits);
+    // The header before the record: a routing failure in its initial values (RoutingFailure)
+    // then leaves no record behind that its message does not count as made.
+    if (params_.header_init) made.header = initialHeader(s, made);
     const uint32_t pid = store.packets.allocate();
-    Packet& p = store.packets[pid];
-    p.message = mid;
-    p.src = m.src;
-    p.dst = m.dst;
-    p.len = static_cast<uint16_t>(params_.packet_per_message
-                                      ? messagePacketFlits(params_, m.length_bits)
-                                      : params_.packet_flits);
-    if (params_.header_init) p.header = initialHeader(s, p);
+    store.packets[pid] = made;
     if (++m.injected == m.packets) {
       s.head = m.next;
       if (s.head == kNone) s.tail = kNone;

@@ -4,8 +4,10 @@ Generates random valid programs (topology x routing x flow control x VCs x buffe
 traffic x load), builds each four ways (specialized and --unspecialized, at -O2 and -O0)
 and requires of every case:
   - the four simulators give bit-identical JSON (wall time aside), same seed;
-  - conservation: created = delivered + dropped + refused + in flight, the queued messages
-    (not yet wholly handed to the injection channel) being part of those in flight;
+  - conservation: created = delivered + dropped + refused + in flight for messages and
+    created = delivered + dropped + in flight for packets, in flight being what the simulator
+    holds (counted apart from the rest), the queued messages (not yet wholly handed to the
+    injection channel) part of those in flight;
   - at zero load (one single-packet message into an idle network) the latency is the
     model's formula to the clock: cut-through and wormhole T = (H+1)D + HL + S,
     store-and-forward T = (H+1)(D+P-1) + HL + S, H the hops the packet took, S the clocks

@@ -93,6 +93,27 @@ TEST(Conservation, HoldsWhenARoutingFailureCutsAClockShort) {
   EXPECT_GT(dropped, 0);
 }
 
+TEST(Conservation, HoldsWhenAPacketsInitialHeaderFails) {
+  // A message of two packets to node 3, whose first packet's initial header values are
+  // refused (as a routing's (random 0) is) when the source makes it: the run stops there,
+  // the message and both its packets still held, none half made.
+  SimParams p = baseParams(FlowControl::kWormhole, 4, 4, 1);
+  p.message_max_bits = 2 * p.data_bits_per_packet;
+  p.script = {{0, 0, 1, p.data_bits_per_packet}, {50, 0, 3, 2 * p.data_bits_per_packet}};
+  p.header_init = [](int32_t, int32_t dst, uint64_t) -> uint64_t {
+    if (dst == 3) throw RoutingFailure("the initial header of a packet to node 3 is refused");
+    return 0;
+  };
+  const Results r = simulate(makeMesh({4}), p);
+  ASSERT_EQ(r.status, RunStatus::kRoutingError) << r.status_message;
+  EXPECT_EQ(r.messages.created, 2);
+  EXPECT_EQ(r.messages.delivered, 1);
+  EXPECT_EQ(r.messages.in_flight, 1);
+  EXPECT_EQ(r.packets.created, 3);
+  EXPECT_EQ(r.packets.in_flight, 2);
+  EXPECT_TRUE(r.conserved) << formatReport(r);
+}
+
 // The statistics of one message of two packets, one delivered, finished with `held` as what
 // the simulator says it holds.
 Results finishWith(const HeldCounts& held) {
