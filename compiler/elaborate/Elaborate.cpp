@@ -292,9 +292,10 @@ void checkRecoveryTimeoutRead(const sema::CheckedProgram& program, const Network
       net.routingDef ? fmt::format("routing {}", program.defs.defs[*net.routingDef].name)
                      : std::string("the network's code");
   for (const SourceRange& at : sites) {
-    diags.report(DiagKind::NoEffect, at,
-                 fmt::format("RecoveryTimeout has no effect: {} never reads (recovery-timeout)",
-                             routing))
+    diags
+        .report(DiagKind::NoEffect, at,
+                fmt::format("RecoveryTimeout has no effect: {} never reads (recovery-timeout)",
+                            routing))
         .withHint(readers.empty()
                       ? std::string("remove it: only a routing that reads (recovery-timeout) "
                                     "uses it")

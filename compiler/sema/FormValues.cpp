@@ -422,12 +422,14 @@ class Reader {
     Quantity share;
     if (!quantity(n.children[1], Dimension::Ratio, share)) return false;
     if (share.value.isNegative() || share.value.isZero() || Rational(1) < share.value) {
-      diags_.report(DiagKind::OutOfRange, n.children[1].range,
-                    fmt::format("HotSpot share {} is out of range: the share of the messages "
-                                "sent to the hot nodes is more than 0% and at most 100%",
-                                n.children[1].text))
-          .withHint("write e.g. (TrafficPattern (HotSpot 10% (Nodes 0 27))); for no hot spot, "
-                    "use Uniform");
+      diags_
+          .report(DiagKind::OutOfRange, n.children[1].range,
+                  fmt::format("HotSpot share {} is out of range: the share of the messages "
+                              "sent to the hot nodes is more than 0% and at most 100%",
+                              n.children[1].text))
+          .withHint(
+              "write e.g. (TrafficPattern (HotSpot 10% (Nodes 0 27))); for no hot spot, "
+              "use Uniform");
       return false;
     }
     out.hotSpotShare = share.value;

@@ -424,8 +424,9 @@ class Resolver {
                   fmt::format("{} has no effect: with a CommunicationPatternFile and no "
                               "synthetic traffic, {}",
                               name(u.id), u.why))
-          .withHint("remove it, or add MessageCreationRate or MessageCreationInterval for "
-                    "synthetic background traffic, which it shapes")
+          .withHint(
+              "remove it, or add MessageCreationRate or MessageCreationInterval for "
+              "synthetic background traffic, which it shapes")
           .note(valueRange(FormId::CommunicationPatternFile), "the pattern file is named here");
     }
   }
@@ -436,14 +437,14 @@ class Resolver {
       // warm-up (synthetic traffic stops at MessageCreationMax) would measure none.
       if (given(FormId::WarmupMessages) && !given(FormId::CommunicationPatternFile) &&
           p_.warmupMessages >= p_.creationMax) {
-        Diagnostic& d = error(
-            DiagKind::OutOfRange, FormId::WarmupMessages,
-            fmt::format("WarmupMessages {} leaves no message to measure: the sources stop "
-                        "after MessageCreationMax {} messages{} and the statistics leave out "
-                        "the first {} to arrive",
-                        p_.warmupMessages, p_.creationMax,
-                        given(FormId::MessageCreationMax) ? "" : " (the default)",
-                        p_.warmupMessages));
+        Diagnostic& d =
+            error(DiagKind::OutOfRange, FormId::WarmupMessages,
+                  fmt::format("WarmupMessages {} leaves no message to measure: the sources stop "
+                              "after MessageCreationMax {} messages{} and the statistics leave out "
+                              "the first {} to arrive",
+                              p_.warmupMessages, p_.creationMax,
+                              given(FormId::MessageCreationMax) ? "" : " (the default)",
+                              p_.warmupMessages));
         d.withHint(fmt::format("make WarmupMessages less than {}, or raise MessageCreationMax",
                                p_.creationMax));
         if (given(FormId::MessageCreationMax))

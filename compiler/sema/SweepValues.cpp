@@ -65,7 +65,7 @@ void checkOne(const FormValues& values, FormId param, const ast::Node& value, Fi
     if (param == FormId::Topology) names.topology = slot.topology;
     if (param == FormId::RoutingAlgorithm) names.routingName = slot.text;
     if (param == FormId::Selection) names.selectionName = slot.text;  // "": a built-in
-    DefinitionTable scratch = defs;  // an inline topology would be added to it
+    DefinitionTable scratch = defs;      // an inline topology would be added to it
     bindNetwork(names, scratch, trial);  // without a topology call, only the other names
   }
   for (const Diagnostic& d : trial.diagnostics()) {
