@@ -120,13 +120,19 @@ if len(runs) == 2 and runs["9223372036854775808"]["latency_cycles"] == \
 
 # A compiled hot-spot share left moot by Pattern=Uniform is not reported, and the run is the
 # uniform simulator's own.
-with open(os.path.join(out, f"case{len(CASES) - 2}.json")) as f:
-    moot = json.load(f)
-subprocess.run([uniform, "--quiet", "--json", os.path.join(out, "plain.json")], check=True)
-with open(os.path.join(out, "plain.json")) as f:
-    plain = json.load(f)
-if moot["config"]["TrafficPattern"] != "Uniform" or moot["messages"] != plain["messages"]:
-    failed.append("hot.sim --param Pattern=Uniform does not run as the uniform simulator")
+moot_case = CASES.index((hot, ["--param", "Pattern=Uniform"], 0, None))
+moot_json = os.path.join(out, f"case{moot_case}.json")
+plain_json = os.path.join(out, "plain.json")
+subprocess.run([uniform, "--quiet", "--json", plain_json], check=True)
+if not os.path.exists(moot_json):
+    failed.append("hot.sim --param Pattern=Uniform wrote no results")
+else:
+    with open(moot_json) as f:
+        moot = json.load(f)
+    with open(plain_json) as f:
+        plain = json.load(f)
+    if moot["config"]["TrafficPattern"] != "Uniform" or moot["messages"] != plain["messages"]:
+        failed.append("hot.sim --param Pattern=Uniform does not run as the uniform simulator")
 
 for f in failed:
     print("FAIL:", f)
