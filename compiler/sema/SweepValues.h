@@ -12,10 +12,11 @@
 namespace ndl::sema {
 
 // Needs: the values of readForms (whose Sweep values passed their form's own checks) and the
-// program's definitions. Reports, for each swept value, what the program with that value in
-// place of its form would get from the rules between forms (resolve) and from binding the
-// network's names (bindNetwork), except what the program as written gets too (reported
-// already). A diagnostic that lies outside the value gets a note at the value.
+// program's definitions. Reports what binding each swept name gets (bindNetwork: a topology
+// and its arguments, a routing, a selection) and what the rules between forms (resolve) get at
+// each point of the grid `ndlc sweep` runs (one value of each Sweep in place of its form),
+// except what the program as written gets too (reported already). A diagnostic away from the
+// point's values gets a note at each value it needs.
 void checkSweepValues(const FormValues& values, FileId mainFile, const DefinitionTable& defs,
                       DiagnosticEngine& diags, Requirement need);
 
