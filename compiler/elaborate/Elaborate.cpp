@@ -8,6 +8,7 @@
 #include "compiler/elaborate/GraphCheck.h"
 #include "compiler/elaborate/Reaches.h"
 #include "compiler/elaborate/TopologyBuilder.h"
+#include "compiler/sema/BindNetwork.h"
 #include "compiler/support/InternalError.h"
 
 namespace ndl::elab {
@@ -265,8 +266,41 @@ bool configureRouting(const sema::CheckedProgram& program, Network& net, Evaluat
   return true;
 }
 
+// The routings a topology body names with (DefaultRouting Name), under any condition.
+void defaultRoutings(const sema::Expr& e, const sema::DefinitionTable& defs,
+                     std::vector<uint32_t>& out) {
+  if (e.op == sema::Op::StmtDefaultRouting)
+    if (std::optional<uint32_t> d = defs.find(e.text)) out.push_back(*d);
+  for (const sema::Expr& k : e.kids) defaultRoutings(k, defs, out);
+}
+
+// The definitions the runs of `ndlc sweep` may execute beyond the elaborated network's: those
+// the values of a Sweep of RoutingAlgorithm, Selection or Topology name (and a swept topology's
+// default routing when the program names no routing).
+void sweptDefinitions(const sema::CheckedProgram& program, std::vector<uint32_t>& out) {
+  const sema::Parameters& p = program.params;
+  bool routingNamed = p.where[static_cast<size_t>(sema::FormId::RoutingAlgorithm)].valid();
+  for (const sema::SweepSpec& s : p.sweeps)
+    routingNamed = routingNamed || s.param == sema::FormId::RoutingAlgorithm;
+  for (const sema::SweepSpec& s : p.sweeps) {
+    if (s.param != sema::FormId::RoutingAlgorithm && s.param != sema::FormId::Selection &&
+        s.param != sema::FormId::Topology)
+      continue;
+    for (const ast::Node* v : s.values) {
+      std::string_view name = v->isSymbol() ? std::string_view(v->text) : v->head();
+      if (s.param == sema::FormId::RoutingAlgorithm) name = sema::canonicalRouting(name);
+      std::optional<uint32_t> d = program.defs.find(name);
+      if (!d) continue;
+      out.push_back(*d);
+      if (s.param == sema::FormId::Topology && !routingNamed)
+        defaultRoutings(program.defs.defs[*d].body, program.defs, out);
+    }
+  }
+}
+
 // RecoveryTimeout is the value of (recovery-timeout) and nothing else: given (or swept) for a
-// network whose routing, selection and topology never read it, it would change nothing.
+// network whose routing, selection and topology never read it (nor those a Sweep names), it
+// would change nothing.
 void checkRecoveryTimeoutRead(const sema::CheckedProgram& program, const Network& net,
                               DiagnosticEngine& diags) {
   const sema::Parameters& p = program.params;
@@ -279,7 +313,10 @@ void checkRecoveryTimeoutRead(const sema::CheckedProgram& program, const Network
   std::vector<uint32_t> roots = {p.topology.def};
   if (net.routingDef) roots.push_back(*net.routingDef);
   if (net.selectionDef) roots.push_back(*net.selectionDef);
+  const size_t own = roots.size();
+  sweptDefinitions(program, roots);
   if (reaches(program.defs, roots, sema::Op::RecoveryTimeout)) return;
+  const std::string_view swept = roots.size() > own ? ", nor does a definition a Sweep names" : "";
   std::string readers;
   for (uint32_t d = 0; d < program.defs.defs.size(); ++d) {
     const sema::Definition& def = program.defs.defs[d];
@@ -294,8 +331,8 @@ void checkRecoveryTimeoutRead(const sema::CheckedProgram& program, const Network
   for (const SourceRange& at : sites) {
     diags
         .report(DiagKind::NoEffect, at,
-                fmt::format("RecoveryTimeout has no effect: {} never reads (recovery-timeout)",
-                            routing))
+                fmt::format("RecoveryTimeout has no effect: {} never reads (recovery-timeout){}",
+                            routing, swept))
         .withHint(readers.empty()
                       ? std::string("remove it: only a routing that reads (recovery-timeout) "
                                     "uses it")

@@ -5,14 +5,14 @@
 #include "compiler/support/EditDistance.h"
 
 namespace ndl::sema {
-namespace {
 
-// Names kept from INSIGHT's vocabulary for the stdlib's definitions.
 std::string_view canonicalRouting(std::string_view name) {
   if (name == "XFirstYNext") return "DimensionOrder";
   if (name == "StarChannel") return "MinimalAdaptive";  // *-channel (seed 000) is Duato's scheme
   return name;
 }
+
+namespace {
 
 std::string joined(const std::vector<std::string_view>& names) {
   std::string s;

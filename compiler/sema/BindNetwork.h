@@ -8,6 +8,10 @@
 
 namespace ndl::sema {
 
+// The stdlib routing a RoutingAlgorithm name means: names kept from INSIGHT's vocabulary
+// (XFirstYNext, StarChannel) stand for the stdlib's definitions.
+std::string_view canonicalRouting(std::string_view name);
+
 // Needs: resolve() and checkDefinitions(). Returns false after reporting.
 bool bindNetwork(Parameters& params, DefinitionTable& defs, DiagnosticEngine& diags);
 
