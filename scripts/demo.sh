@@ -16,4 +16,4 @@ echo "== ndlc build $example -o $out/rdt"
 build/ndlc build "$example" -o "$out/rdt"
 echo "== $out/rdt --json $out/rdt.json"
 (cd "$out" && ./rdt --json rdt.json)
-echo "== results: $out/rdt.json, $out/rdt.4096.vct.dof, $out/rdt.4096.vct.sof"
+echo "== results: $out/rdt.json (summary), $out/rdt.nodes.csv (per node), $out/rdt.4096.vct.dof, $out/rdt.4096.vct.sof"
