@@ -29,15 +29,17 @@ TEST(Backstop, IdleStretchesAreNoStall) {
 
 TEST(Backstop, CreditsOnTheirWayAreNoStall) {
   // A 4-flit worm through 2-flit buffers: after two flits each waits for the credit of the
-  // one ahead, which takes CreditDelay = 20000 clocks to come back; no flit moves meanwhile.
+  // one ahead, which takes CreditDelay = 250 clocks (the most a link takes) to come back; no
+  // flit moves meanwhile, for longer than a window of 100 clocks between moves.
   SimParams p = baseParams(FlowControl::kWormhole, 4, 2, 1);
-  p.credit_delay_clocks = 20000;
+  p.credit_delay_clocks = 250;
+  p.deadlock_detect_clocks = 100;
   p.time_limit_clocks = 1000000;
   const Results r = testing::runSingle(makeMesh({3}), p, 0, 2);
   EXPECT_EQ(r.status, RunStatus::kOk) << r.status_message;
   EXPECT_EQ(r.messages.delivered, 1);
   // The scenario holds: the worm's last flits waited for credits (at both hops at once).
-  EXPECT_GT(r.cycles, 20000);
+  EXPECT_GT(r.cycles, 250);
 }
 
 TEST(Backstop, AHeaderDelayIsNoStall) {
@@ -67,7 +69,7 @@ TEST(Backstop, ASlowRouterClockIsNoStall) {
 
 TEST(Backstop, ARealStallIsStillStopped) {
   // The one-VC ring that deadlocks (deadlock_test.cpp) with the wait-for search off
-  // (DropAfterTimeout with a timeout that never comes) and credits that take 500 clocks: the
+  // (DropAfterTimeout with a timeout that never comes) and credits that take 250 clocks: the
   // backstop stops the run, after the last credit landed and a window without a move, and
   // names the cycle.
   SimParams p = baseParams(FlowControl::kWormhole, 8, 2, 1);
@@ -77,7 +79,7 @@ TEST(Backstop, ARealStallIsStillStopped) {
   p.deadlock = DeadlockHandling::kDropAfterTimeout;
   p.deadlock_timeout_clocks = 1000000000;
   p.deadlock_detect_clocks = 3000;
-  p.credit_delay_clocks = 500;
+  p.credit_delay_clocks = 250;
   p.time_limit_clocks = 400000;
   const Results r = simulate(makeRing(8), p);
   ASSERT_EQ(r.status, RunStatus::kDeadlock) << r.status_message;
