@@ -183,10 +183,12 @@ constexpr const ParamRule* findParamRule(std::string_view name) {
 }
 
 // The rule of an entry the table must have (for the compiler's limits and enum codes).
+// Searched without comparing pointers: GCC under -fsanitize cannot fold a pointer test in a
+// constant expression.
 constexpr const ParamRule& paramRule(std::string_view name) {
-  const ParamRule* r = findParamRule(name);
-  if (r == nullptr) throw std::logic_error("not a --param entry");  // constexpr: no build
-  return *r;
+  for (const ParamRule& r : kParamRules)
+    if (r.name == name) return r;
+  throw std::logic_error("not a --param entry");  // constexpr: no build
 }
 
 // The code of an enum value by name, as the simulator's table stores it.
