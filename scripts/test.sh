@@ -8,7 +8,10 @@ if [ "${NDL_SANITIZE:-0}" = 1 ]; then
   dir=build-asan
   # Optimized: the sanitizers still see every access, and the tests that
   # trace routes through the compile-time evaluator run in minutes, not tens.
-  flags=(-DNDL_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo)
+  # No core profile: the training builds seven simulators with a sanitized ndlc, and the
+  # profile only lays out the core's branches (results do not depend on it; the normal
+  # build tests it).
+  flags=(-DNDL_SANITIZE=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNDL_PROFILE_CORE=OFF)
   # A 16 MB quarantine instead of 256 trades how long a use after free stays detectable
   # (within the last 16 MB freed) for speed: the LLVM passes behind every `ndlc build` free
   # far more than the front end does (an emit-llvm 3.3 -> 1.9 s; the sanitized lit suite
