@@ -792,7 +792,14 @@ class Checker {
               fmt::format("({}) describes the candidate a selection scores: it is available in "
                           "a define-selection body only",
                           h))
-            .withHint("pass its value to the function as a parameter");
+            .withHint(routingDef_
+                          // A routing is a pure function of the packet: congestion is read
+                          // where candidates are chosen, so the static analyses stay sound.
+                          ? "a routing cannot read congestion: return every candidate port from "
+                            "the routing and choose among them in a (define-selection (Name) "
+                            "score) that reads it, named by (Selection Name)"
+                          : "call this function from a define-selection body and pass the "
+                            "value as a parameter");
         return errorExpr(n);
       }
       Expr e{Op::Var};
