@@ -1,33 +1,26 @@
 // The build of a simulator: generated module + simulator core bitcode ->
 // one optimized module -> host object -> executable (system linker).
 #include <fmt/format.h>
-#include <llvm/ADT/StringMap.h>
-#include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/LLVMContext.h>
-#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
-#include <llvm/IR/Verifier.h>
 #include <llvm/IRReader/IRReader.h>
 #include <llvm/Linker/Linker.h>
-#include <llvm/MC/TargetRegistry.h>
-#include <llvm/Passes/PassBuilder.h>
-#include <llvm/Support/FileSystem.h>
-#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/Program.h>
 #include <llvm/Support/SourceMgr.h>
-#include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
-#include <llvm/Target/TargetOptions.h>
-#include <llvm/TargetParser/Host.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
+#include <vector>
 
 #include "SimulatorPaths.h"
 #include "compiler/codegen/Codegen.h"
+#include "compiler/codegen/CoreSplit.h"
+#include "compiler/codegen/Passes.h"
 #include "compiler/codegen/SimulatorModule.h"
 #include "compiler/support/InternalError.h"
 
@@ -41,28 +34,18 @@ Diagnostic& buildError(DiagnosticEngine& diags, const std::string& what, std::st
 }
 
 std::unique_ptr<llvm::TargetMachine> hostMachine(int optLevel, DiagnosticEngine& diags) {
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  std::string triple = llvm::sys::getProcessTriple();
   std::string error;
-  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!target) {
-    buildError(diags, "ndlc", fmt::format("LLVM has no target for {}: {}", triple, error));
-    return nullptr;
-  }
-  llvm::TargetOptions options;
-  auto level = optLevel == 0   ? llvm::CodeGenOpt::None
-               : optLevel == 1 ? llvm::CodeGenOpt::Less
-               : optLevel == 3 ? llvm::CodeGenOpt::Aggressive
-                               : llvm::CodeGenOpt::Default;
-  // The simulator runs where it is built: use every feature of this CPU.
-  llvm::StringMap<bool> hostFeatures;
-  std::string features;
-  if (llvm::sys::getHostCPUFeatures(hostFeatures))
-    for (const auto& f : hostFeatures) features += (f.second ? "+" : "-") + f.first().str() + ",";
-  return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
-      triple, llvm::sys::getHostCPUName(), features, options, llvm::Reloc::PIC_, std::nullopt,
-      level));
+  std::unique_ptr<llvm::TargetMachine> tm = codegen::hostMachine(optLevel, error);
+  if (!tm) buildError(diags, "ndlc", error);
+  return tm;
+}
+
+bool emitObject(llvm::Module& m, llvm::TargetMachine& tm, const std::string& path,
+                DiagnosticEngine& diags) {
+  std::string error;
+  if (codegen::emitObject(m, tm, path, error)) return true;
+  buildError(diags, path, error);
+  return false;
 }
 
 // The simulator core: simcore.bc runs only the generated routing (the
@@ -85,17 +68,6 @@ std::unique_ptr<llvm::Module> readCore(llvm::LLVMContext& context, bool plain,
   return core;
 }
 
-// The core was compiled for baseline x86-64 (it is built once, with NDL); the simulator
-// runs where it is built, so the core's functions take this CPU's features from the target
-// machine like the generated code (BMI's shifts and bit scans in the router step).
-void forHostCpu(llvm::Module& core) {
-  for (llvm::Function& f : core) {
-    f.removeFnAttr("target-cpu");
-    f.removeFnAttr("target-features");
-    f.removeFnAttr("tune-cpu");
-  }
-}
-
 // Links the simulator core (bitcode built with ndlc) into the module so
 // that one optimization sees the cycle loop and the routing function.
 bool linkCore(llvm::Module& module, const std::string& path, DiagnosticEngine& diags) {
@@ -109,26 +81,6 @@ bool linkCore(llvm::Module& module, const std::string& path, DiagnosticEngine& d
   return true;
 }
 
-void optimize(llvm::Module& module, llvm::TargetMachine* tm, int optLevel) {
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb(tm);
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::OptimizationLevel level = optLevel == 0   ? llvm::OptimizationLevel::O0
-                                  : optLevel == 1 ? llvm::OptimizationLevel::O1
-                                  : optLevel == 3 ? llvm::OptimizationLevel::O3
-                                                  : llvm::OptimizationLevel::O2;
-  llvm::ModulePassManager mpm = optLevel == 0 ? pb.buildO0DefaultPipeline(level)
-                                              : pb.buildPerModuleDefaultPipeline(level);
-  mpm.run(module, mam);
-}
-
 // The generated module optimized alone first, its NDL helpers (local functions: a
 // routing's `define`s, memo lookups) inlined where LLVM's default threshold says so; those
 // left are then kept out of line. Linked with the core, the route's entry is inlined into
@@ -136,6 +88,20 @@ void optimize(llvm::Module& module, llvm::TargetMachine* tm, int optLevel) {
 // and the inliner takes every helper into each of the route's three copies at a threshold of
 // 3,000 (bench/RESULTS.md, "Code generation": the INSIGHT example's IR grew by 40% and its
 // build by about a second for it).
+// The call-graph profile an optimization adds as a module flag is computed again by the
+// last one; an earlier one (the core's, the generated module's own) left beside it makes
+// two flags of one name, which the verifier refuses (emit-llvm's output).
+void dropCallGraphProfile(llvm::Module& module) {
+  llvm::NamedMDNode* flags = module.getModuleFlagsMetadata();
+  if (!flags) return;
+  std::vector<llvm::MDNode*> keep;
+  for (llvm::MDNode* flag : flags->operands())
+    if (llvm::cast<llvm::MDString>(flag->getOperand(1))->getString() != "CG Profile")
+      keep.push_back(flag);
+  flags->clearOperands();
+  for (llvm::MDNode* flag : keep) flags->addOperand(flag);
+}
+
 void keepHelpersOutOfLine(llvm::Module& module, llvm::TargetMachine* tm, int optLevel) {
   optimize(module, tm, optLevel);
   for (llvm::Function& f : module) {
@@ -173,30 +139,19 @@ std::unique_ptr<llvm::Module> prepare(llvm::LLVMContext& context,
         f->addFnAttr(llvm::Attribute::AlwaysInline);
       }
   }
-  if (options.optimize) optimize(*m, tm, options.optLevel);
-  return m;
-}
-
-bool emitObject(llvm::Module& m, llvm::TargetMachine& tm, const std::string& path,
-                DiagnosticEngine& diags) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
-  if (ec) {
-    buildError(diags, path, fmt::format("cannot write '{}': {}", path, ec.message()));
-    return false;
+  if (options.optimize) {
+    dropCallGraphProfile(*m);
+    optimize(*m, tm, options.optLevel);
   }
-  llvm::legacy::PassManager pm;
-  if (tm.addPassesToEmitFile(pm, os, nullptr, llvm::CGFT_ObjectFile))
-    internalError("the host target cannot emit object files");
-  pm.run(m);
-  return true;
+  return m;
 }
 
 }  // namespace
 
 std::vector<std::string> runtimeFiles() {
   std::string dir = NDL_SIM_DIR;
-  return {dir + "/simcore.bc", dir + "/simcore-plain.bc", dir + "/libndl_simrt.a"};
+  return {dir + "/simcore.bc", dir + "/simcore-rest.o", dir + "/simcore-plain.bc",
+          dir + "/libndl_simrt.a"};
 }
 
 uint64_t contentHash(std::string_view data, uint64_t seed) {
@@ -289,6 +244,8 @@ bool buildSimulator(const sema::CheckedProgram& program, const elab::Network& ne
   std::string dir = NDL_SIM_DIR;
   std::vector<std::string> args = {*linker};
   args.insert(args.end(), objects.begin(), objects.end());
+  // A split core (CoreSplit.h): the half that does not depend on this program, compiled once.
+  if (m->getModuleFlag(kCoreSplitFlag)) args.push_back(dir + "/simcore-rest.o");
   args.push_back(dir + "/libndl_simrt.a");
   for (const auto& lib : {"-lspdlog", "-lfmt", "-lpthread"}) args.push_back(lib);
   args.push_back("-o");
