@@ -45,14 +45,15 @@ class PortRows {
                         : static_cast<int32_t>(g_.outEnd(ch.dst) - g_.outBegin(ch.dst) + rankIn_[c]);
       rows.push_back({static_cast<int32_t>(ch.dst), peerPort,
                       bidirectional ? 0 : 1,  // kBidirectional, kOutOnly
-                      ch.dim, ch.dir, (ch.flags & elab::kWrap) ? 1 : 0});
+                      ch.dim, ch.dir, (ch.flags & elab::kWrap) ? 1 : 0,
+                      g_.channelDelay.empty() ? 0 : g_.channelDelay[c]});
     }
     if (inStart_.empty()) return;
     for (uint32_t k = inStart_[n]; k < inStart_[n + 1]; ++k) {
       const elab::Channel& ch = g_.channels[inChannels_[k]];
       rows.push_back({static_cast<int32_t>(ch.src),
                       static_cast<int32_t>(inChannels_[k] - g_.outBegin(ch.src)), 2 /* kInOnly */,
-                      ch.dim, 0, 0});
+                      ch.dim, 0, 0, 0});
     }
   }
 

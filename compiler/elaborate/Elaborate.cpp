@@ -460,6 +460,7 @@ std::optional<Network> elaborate(const sema::CheckedProgram& program, Evaluator&
     args.push_back(*v);
   }
   TopologyBuilder builder;
+  builder.linkHz = p.networkHz;
   evaluator.setBuilder(&builder);
   std::optional<Value> done = evaluator.call(p.topology.def, args, site);
   evaluator.setBuilder(nullptr);

@@ -554,6 +554,38 @@ Value Evaluator::eval(const Expr& e, Value* frame) {
   }
 }
 
+// A link's own delay in link clocks: an Int counts clocks, a time must be a whole number of
+// them; from 1 to the simulator's limit (sema::kMaxLinkDelayClocks). Reported at the delay
+// (bad-link), where a range error would be the topology's caller's.
+int64_t Evaluator::linkDelayClocks(const Expr& at, const Value& v, const TopologyBuilder& b) {
+  int64_t clocks = v.a;
+  if (at.type == Type::Time) {
+    const std::optional<Rational> c = v.rational().mul(b.linkHz);
+    if (!c || !b.linkHz.num())
+      throw EvalError{at.range, "a link's delay given as a time needs the NetworkFrequency",
+                      DiagKind::BadLink, "give it in link clocks, (Delay 10)"};
+    if (!c->isInteger()) {
+      const std::optional<Rational> ns = Rational(1'000'000'000).div(b.linkHz);
+      throw EvalError{at.range,
+                      fmt::format("this delay is {} link clocks: a link's delay is a whole "
+                                  "number of them (a link clock is {} ns)",
+                                  c->str(), ns ? ns->str() : "?"),
+                      DiagKind::BadLink,
+                      "give the delay in link clocks, (Delay 10), or as a multiple of the "
+                      "clock period"};
+    }
+    clocks = c->num();
+  }
+  if (clocks < 1 || clocks > sema::kMaxLinkDelayClocks)
+    throw EvalError{at.range,
+                    fmt::format("a link's delay of {} link clocks is out of range: from 1 to {}",
+                                clocks, sema::kMaxLinkDelayClocks),
+                    DiagKind::BadLink,
+                    clocks < 1 ? "a link takes at least one clock"
+                               : "the simulator keeps a link's delay in a byte"};
+  return clocks;
+}
+
 void Evaluator::exec(const Expr& e, Value* frame) {
   auto num = [&](size_t k) { return eval(e.kids[k], frame).a; };
   auto needBuilder = [&]() -> TopologyBuilder& {
@@ -628,7 +660,11 @@ void Evaluator::exec(const Expr& e, Value* frame) {
       TopologyBuilder& b = needBuilder();
       if (!b.nodesDeclared()) fail(e, "declare (Nodes n) before the first link");
       int64_t a = num(0), z = num(1);
-      bool wrap = e.kids.size() > 3 && num(3);
+      // (Delay t), when given, is the last kid (e.i = 1).
+      const size_t positional = e.kids.size() - (e.i == 1 ? 1 : 0);
+      bool wrap = positional > 3 && num(3);
+      int64_t delay = 0;  // 0: the program's LinkDelay
+      if (e.i == 1) delay = linkDelayClocks(e.kids.back(), eval(e.kids.back(), frame), b);
       int64_t n = b.nodeCount();
       if (a < 0 || a >= n || z < 0 || z >= n) {
         int64_t bad = (a < 0 || a >= n) ? a : z;
@@ -642,9 +678,9 @@ void Evaluator::exec(const Expr& e, Value* frame) {
         throw EvalError{e.range, fmt::format("link from node {} to itself", a), DiagKind::SelfLink,
                         "a link joins two different nodes; a node reaches its own PE without one"};
       bool both = e.op == Op::StmtLink;
-      int64_t d = e.kids.size() > 2 ? num(2)
-                                    : b.freeDimension(static_cast<NodeId>(a), static_cast<NodeId>(z), both);
-      std::string err = b.addLink(a, z, d, wrap, both);
+      int64_t d = positional > 2 ? num(2)
+                                 : b.freeDimension(static_cast<NodeId>(a), static_cast<NodeId>(z), both);
+      std::string err = b.addLink(a, z, d, wrap, both, static_cast<uint16_t>(delay));
       if (!err.empty())
         throw EvalError{e.range, err,
                         err.find("ports") != std::string::npos ? DiagKind::TooManyPorts

@@ -140,6 +140,7 @@ class Evaluator {
   Value eval(const sema::Expr& e, Value* frame);
   Value evalCall(const sema::Expr& e, Value* frame);
   void exec(const sema::Expr& e, Value* frame);
+  static int64_t linkDelayClocks(const sema::Expr& at, const Value& v, const TopologyBuilder& b);
   [[noreturn]] void fail(const sema::Expr& at, std::string message);
   [[noreturn]] void twoValues(const sema::Expr& at, const HeaderFieldLayout& f, int64_t a,
                               int64_t b);

@@ -45,6 +45,9 @@ struct Graph {
   NodeId nodeCount = 0;
   std::vector<ChannelId> outStart;  // size nodeCount + 1
   std::vector<Channel> channels;    // sorted by src
+  // Per channel, its own wire delay in link clocks from (Link ... (Delay t)), 0 for the
+  // program's LinkDelay; empty when no link has its own.
+  std::vector<uint16_t> channelDelay;
   std::vector<std::string> dimNames;  // "x", "y", "r1.u", ...
 
   // Nodes known to represent every orbit of the automorphism group: one BFS

@@ -34,7 +34,7 @@ int64_t TopologyBuilder::freeDimension(NodeId a, NodeId b, bool bidirectional) c
 }
 
 std::string TopologyBuilder::addChannel(NodeId a, NodeId b, uint16_t dim, int8_t dir, bool wrap,
-                                        ChannelId reverse) {
+                                        ChannelId reverse, uint16_t delay) {
   if (degree_[a] >= kMaxPortsPerNode)
     return fmt::format("node {} would have more than {} ports", a, kMaxPortsPerNode);
   if (static_cast<int64_t>(channels_.size()) >= kMaxChannels)
@@ -48,21 +48,25 @@ std::string TopologyBuilder::addChannel(NodeId a, NodeId b, uint16_t dim, int8_t
   c.reverse = reverse;
   next_.push_back(head_[a]);
   head_[a] = static_cast<uint32_t>(channels_.size());
+  if (delay != 0 || !delays_.empty()) {
+    delays_.resize(channels_.size(), 0);  // the channels before the first delay: LinkDelay
+    delays_.push_back(delay);
+  }
   channels_.push_back(c);
   ++degree_[a];
   return "";
 }
 
 std::string TopologyBuilder::addLink(int64_t a, int64_t b, int64_t dim, bool wrap,
-                                     bool bidirectional) {
+                                     bool bidirectional, uint16_t delay) {
   if (dim < 0 || dim > 0xFFFF) return fmt::format("dimension {} is out of range", dim);
   auto forward = static_cast<ChannelId>(channels_.size());
   std::string err = addChannel(static_cast<NodeId>(a), static_cast<NodeId>(b),
                                static_cast<uint16_t>(dim), +1, wrap,
-                               bidirectional ? forward + 1 : kNoChannel);
+                               bidirectional ? forward + 1 : kNoChannel, delay);
   if (!err.empty() || !bidirectional) return err;
   err = addChannel(static_cast<NodeId>(b), static_cast<NodeId>(a), static_cast<uint16_t>(dim), -1,
-                   wrap, forward);
+                   wrap, forward, delay);
   if (!err.empty()) channels_[forward].reverse = kNoChannel;
   return err;
 }
@@ -89,6 +93,12 @@ Graph TopologyBuilder::finish(std::string name) {
   }
   for (Channel& c : g.channels)
     if (c.reverse != kNoChannel) c.reverse = position[c.reverse];
+  if (!delays_.empty()) {
+    g.channelDelay.resize(delays_.size());
+    for (size_t c = 0; c < delays_.size(); ++c) g.channelDelay[position[c]] = delays_[c];
+    delays_.clear();
+    delays_.shrink_to_fit();
+  }
   g.radices = radices;
   g.representatives = representatives;
   g.attributes = std::move(attributes);

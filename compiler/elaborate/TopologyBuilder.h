@@ -24,8 +24,10 @@ class TopologyBuilder {
 
   // Returns "" on success, else what was wrong (for an evaluation error).
   std::string addChannel(NodeId a, NodeId b, uint16_t dim, int8_t dir, bool wrap,
-                         ChannelId reverse);
-  std::string addLink(int64_t a, int64_t b, int64_t dim, bool wrap, bool bidirectional);
+                         ChannelId reverse, uint16_t delay = 0);
+  // delay: the link's own wire delay in link clocks (both ways), 0 for LinkDelay.
+  std::string addLink(int64_t a, int64_t b, int64_t dim, bool wrap, bool bidirectional,
+                      uint16_t delay = 0);
   bool linked(NodeId a, NodeId b) const;
   // The lowest dimension whose + port is free at a and, for a bidirectional
   // link, whose - port is free at b: the ports of (Link a b).
@@ -38,6 +40,7 @@ class TopologyBuilder {
   std::optional<int64_t> diameter;
   std::optional<Rational> averageDistance;
   std::string defaultRouting;
+  Rational linkHz;  // the network (link) clock, for (Delay t) given as a time
 
   // Sorts the channels by source into the Graph's compact form.
   Graph finish(std::string name);
@@ -45,6 +48,7 @@ class TopologyBuilder {
  private:
   int64_t nodeCount_ = 0;
   std::vector<Channel> channels_;
+  std::vector<uint16_t> delays_;  // per channel once a link has its own delay, else empty
   std::vector<uint32_t> head_;  // per node: last channel added, for linked()
   std::vector<uint32_t> next_;  // per channel: previous channel of its source
   std::vector<uint8_t> degree_;

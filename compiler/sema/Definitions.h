@@ -60,6 +60,9 @@ inline constexpr int64_t kMaxVirtualChannels = 32;
 // (runtime/router_limits.h, kMaxPacketFlits; the driver checks the two agree and reports the
 // other limits of runtime/param_rules.h).
 inline constexpr int64_t kMaxPacketFlits = 65535;
+// A link's own (Delay t), in link clocks (runtime/router_limits.h, kMaxLinkDelayClocks: the
+// simulator keeps link delays in 8 bits; the driver checks the two agree).
+inline constexpr int64_t kMaxLinkDelayClocks = 255;
 
 // The hidden parameters of every routing after current, dest and source,
 // read by (arrived-along), (injected), (in-class) and (blocked-for).

@@ -974,15 +974,79 @@ class Checker {
         }
         break;
       case Op::StmtLink:
-      case Op::StmtUniLink:
+      case Op::StmtUniLink: {
         // (Link a b), (Link a b d), (Link a b d wrap): endpoints, the port
-        // dimension (default: the lowest one free at both ends), wrap flag.
-        if (!args(2, 4)) break;
+        // dimension (default: the lowest one free at both ends), wrap flag; then
+        // optionally (Delay t), the link's own wire delay (s.i = 1, the last kid).
+        const Node* delay = nullptr;
+        size_t positional = n.children.size();
+        if (positional >= 4 && n.children.back().isList() &&
+            n.children.back().head() == "Delay") {
+          delay = &n.children.back();
+          --positional;
+        }
+        for (size_t k = 1; k < positional; ++k) {
+          const Node& c = n.children[k];
+          if (c.isList() && c.head() == "Delay") {
+            error(DiagKind::BadDefinition, c.range,
+                  fmt::format("(Delay t) is the last argument of {}", n.head()))
+                .withHint(fmt::format("({} a b [dimension [wrap]] [(Delay t)])", n.head()));
+            s.type = Type::Error;
+          }
+        }
+        if (s.type == Type::Error) break;
+        if (positional - 1 < 2 || positional - 1 > 4) {
+          error(DiagKind::WrongArity, n.range,
+                fmt::format("{} takes 2 to 4 arguments and an optional (Delay t), got {}",
+                            n.head(), positional - 1))
+              .withHint(fmt::format("({} a b [dimension [wrap]] [(Delay t)])", n.head()));
+          s.type = Type::Error;
+          break;
+        }
         typed(1, Type::Node);
         typed(2, Type::Node);
-        if (n.children.size() >= 4) typed(3, Type::Int);
-        if (n.children.size() == 5) typed(4, Type::Bool);
+        if (positional >= 4) typed(3, Type::Int);
+        if (positional == 5) typed(4, Type::Bool);
+        if (delay) {
+          if (delay->children.size() != 2) {
+            error(DiagKind::WrongArity, delay->range,
+                  fmt::format("Delay takes 1 argument, got {}", delay->children.size() - 1))
+                .withHint("(Delay 10), ten link clocks, or (Delay 20nsec)");
+            s.type = Type::Error;
+            break;
+          }
+          const Node& t = delay->children[1];
+          const Unit* unit = t.kind == NodeKind::Quantity ? findUnit(t.value) : nullptr;
+          Expr d;
+          if (unit && unit->base == UnitBase::Clocks) {
+            // (Delay 10clock): link clocks, written as the LinkDelay form writes them.
+            d = Expr{Op::ConstInt};
+            d.range = t.range;
+            d.type = Type::Int;
+            if (!t.number.isInteger()) {
+              error(DiagKind::OutOfRange, t.range,
+                    fmt::format("a link's delay is a whole number of link clocks, not '{}'",
+                                t.text))
+                  .withHint("round it up to the next clock");
+              d.type = Type::Error;
+            } else {
+              d.i = t.number.num();
+            }
+          } else {
+            d = expr(t);
+          }
+          if (d.type != Type::Int && d.type != Type::Time && d.type != Type::Error) {
+            error(DiagKind::TypeError, delay->children[1].range,
+                  fmt::format("Delay takes link clocks as an Int or a time, but '{}' is {}",
+                              ast::quote(delay->children[1]), typeName(d.type)))
+                .withHint("(Delay 10), ten link clocks, or (Delay 20nsec)");
+            s.type = Type::Error;
+          }
+          s.kids.push_back(std::move(d));
+          s.i = 1;
+        }
         break;
+      }
       case Op::StmtAttribute:  // (NodeAttribute n "name" value)
         if (!args(3, 3)) break;
         typed(1, Type::Node);

@@ -66,6 +66,7 @@ ndl::rt::NetworkDesc makeNetwork() {
     port.direction = static_cast<ndl::rt::LinkDirection>(f[2]);
     port.dim = static_cast<int8_t>(f[3]);
     port.sign = static_cast<int8_t>(f[4]);
+    port.delay_clocks = f[6];
     if (f[4] != 0 && f[3] >= 0 && f[3] < g_port_dims) {
       int16_t& slot = g_port_of[(static_cast<size_t>(v) * g_port_dims + f[3]) * 2 + (f[4] > 0)];
       if (slot < 0) slot = static_cast<int16_t>(local);

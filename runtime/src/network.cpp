@@ -108,9 +108,18 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
       if (port.direction != LinkDirection::kOutOnly) {
         ports_[g].up_ovc =
             ovcBegin(router_[port.peer_node]) + port.peer_port * vcs_;
+        // A link with its own delay returns its credits over the same wire: they take its
+        // delay, not CreditDelay.
+        const int32_t own = desc.nodes[port.peer_node].ports[port.peer_port].delay_clocks;
+        if (own > 0 && own != params.credit_delay_clocks) {
+          if (credit_delay_of_.empty()) credit_delay_of_.assign(ports, -1);
+          credit_delay_of_[g] = own;
+        }
       }
     }
   }
+  lateCredits(params.credit_delay_clocks, static_cast<size_t>(ovcs) + std::max(vcs_, inj_vcs_),
+              horizon);
 
   // Records are not padded to a cache line: at 8-flit buffers one is 52 bytes, and padding
   // it to 64 costs a tenth more memory per node for no measured gain (bench/RESULTS.md); a
@@ -199,9 +208,58 @@ void Network::commitFlits(const FlitEvent* begin, const FlitEvent* end) {
   }
 }
 
+// Credits of different delays (links with their own): every credit is sent credit_delay_
+// clocks ahead, the shortest of them, so the router step has one bucket per round as ever;
+// a credit that arrives early waits here for its link's extra clocks, marked so that it is
+// taken the second time. Out of the step, and not called when every credit takes one delay.
+void Network::lateCredits(int32_t uniform, size_t ovcs, int32_t& horizon) {
+  if (credit_delay_of_.empty()) return;
+  int32_t shortest = INT32_MAX;
+  for (int32_t r = 0; r < routers_; ++r)
+    for (int32_t p = 0; p < router_[r].degree(); ++p) {
+      const int32_t g = router_[r].portBegin() + p;
+      if (ports_[g].up_ovc < 0) continue;  // no sender
+      shortest = std::min(shortest, credit_delay_of_[g] > 0 ? credit_delay_of_[g] : uniform);
+    }
+  credit_delay_ = shortest;
+  credit_extra_.assign(ovcs, 0);
+  for (int32_t r = 0; r < routers_; ++r)
+    for (int32_t p = 0; p < router_[r].degree(); ++p) {
+      const int32_t g = router_[r].portBegin() + p;
+      if (ports_[g].up_ovc < 0) continue;
+      const int32_t delay = credit_delay_of_[g] > 0 ? credit_delay_of_[g] : uniform;
+      horizon = std::max(horizon, delay);
+      for (int32_t k = 0; k < vcs_; ++k)
+        credit_extra_[static_cast<size_t>(ports_[g].up_ovc + k)] =
+            static_cast<uint8_t>(delay - shortest);
+    }
+  credit_delay_of_.clear();
+  credit_delay_of_.shrink_to_fit();
+  // Every credit of one delay after all (each link its own, all equal): no holding.
+  if (std::all_of(credit_extra_.begin(), credit_extra_.end(), [](uint8_t e) { return e == 0; }))
+    credit_extra_.clear();
+}
+
+void Network::holdLateCredits(int64_t c) {
+  auto& credits = wheel_.creditsAt(c);
+  size_t kept = 0;
+  for (size_t i = 0; i < credits.size(); ++i) {
+    uint32_t ovc = credits[i].ovc;
+    if (ovc & kLateCredit) {
+      credits[kept++].ovc = ovc & ~kLateCredit;
+    } else if (const uint8_t extra = credit_extra_[ovc]; extra != 0) {
+      wheel_.sendCredit(c + extra, ovc | kLateCredit);
+    } else {
+      credits[kept++].ovc = ovc;
+    }
+  }
+  credits.resize(kept);
+}
+
 template <bool kPrefetch>
 void Network::deliverCredits(int64_t c) {
   constexpr size_t kAhead = 8;
+  if (!credit_extra_.empty()) holdLateCredits(c);
   auto& credits = wheel_.creditsAt(c);
   for (size_t i = 0; i < credits.size(); ++i) {
     if (kPrefetch && i + kAhead < credits.size()) __builtin_prefetch(&out_vc_[credits[i + kAhead].ovc], 1);

@@ -61,8 +61,9 @@ enum NdlStrParam { NDL_ABI_STR_PARAMS(NDL_ABI_ENUM) NDL_P_STR_COUNT };
 
 // Per port, NDL_PORT_FIELDS int32 values: peer node, peer port, direction
 // (ndl::rt::LinkDirection), dimension, sign (+1/-1, 0 for in-only ports),
-// wrap (1 when the link crosses its dimension's dateline).
-#define NDL_PORT_FIELDS 6
+// wrap (1 when the link crosses its dimension's dateline), the link's own wire delay in
+// link clocks (0: LinkDelay; output side).
+#define NDL_PORT_FIELDS 7
 
 #ifdef __cplusplus
 extern "C" {

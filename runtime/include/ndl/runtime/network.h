@@ -332,7 +332,13 @@ class Network {
   int32_t depth_ = 1;  // ring slots per VC, a power of two >= buffer_flits_
   uint32_t depth_mask_ = 0;
   int32_t header_delay_ = 1;  // link clocks (router clocks converted when the domains differ)
-  int32_t credit_delay_ = 1;
+  int32_t credit_delay_ = 1;  // link clocks; the shortest when links' credits differ
+  // Links with their own delay (docs/topologies.md): per output VC, the clocks its credits
+  // wait beyond credit_delay_ (holdLateCredits), empty when every credit takes one delay;
+  // credit_delay_of_ is the constructor's per-port scratch for it.
+  std::vector<uint8_t> credit_extra_;
+  std::vector<int32_t> credit_delay_of_;
+  static constexpr uint32_t kLateCredit = 0x80000000u;  // a credit held once already
   int64_t drop_timeout_ = 0;  // blocked this long: suspected (or dropped, DropAfterTimeout)
   Selection selection_ = Selection::kFirst;
   uint64_t seed_ = 0;             // of selection Random
@@ -458,6 +464,8 @@ class Network {
   void deliverBlocks(uint32_t end);
   template <bool kPrefetch>
   void deliverCredits(int64_t c);
+  void lateCredits(int32_t uniform, size_t ovcs, int32_t& horizon);
+  void holdLateCredits(int64_t c);
   int64_t flits_in_network_ = 0;
   int64_t last_arrival_ = -1;
 };
