@@ -54,11 +54,11 @@ struct HeaderFieldDecl {
 // one pending write per field for each candidate route).
 inline constexpr size_t kMaxHeaderFields = 8;
 // VirtualChannels and InjectionVirtualChannels: a simulator's router keeps a port's VCs in
-// bit masks (runtime/router_limits.h, kMaxVcsPerPort; the driver checks the two agree).
+// bit masks (runtime/net/router_limits.h, kMaxVcsPerPort; the driver checks the two agree).
 inline constexpr int64_t kMaxVirtualChannels = 32;
 // A packet's flits under (NetworkPacketSize Message), checked with the message lengths
-// (runtime/router_limits.h, kMaxPacketFlits; the driver checks the two agree and reports the
-// other limits of runtime/param_rules.h).
+// (runtime/net/router_limits.h, kMaxPacketFlits; the driver checks the two agree and reports the
+// other limits of runtime/sim/param_rules.h).
 inline constexpr int64_t kMaxPacketFlits = 65535;
 
 // The hidden parameters of every routing after current, dest and source,
