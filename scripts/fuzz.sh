@@ -25,8 +25,8 @@ dict=$dir/ndl.dict
   sed -n 's/^NDL_FORM(\([A-Za-z]*\),.*/"\1"/p' compiler/sema/Forms.def
   sed -n 's/^NDL_ENUM([A-Za-z]*, *\([A-Za-z0-9]*\),.*/"\1"/p' compiler/sema/Enums.def
   grep -o '{"[A-Za-z%/]*", Dimension' compiler/sema/Units.cpp | sed 's/{\("[^"]*"\).*/\1/'
-  # The simulator's command line: its options and --param entries (runtime/param_rules.h).
-  sed -n 's/.*("\([A-Za-z]*\)", NDL_P_.*/"\1="/p' runtime/include/ndl/runtime/param_rules.h
+  # The simulator's command line: its options and --param entries (runtime/sim/param_rules.h).
+  sed -n 's/.*("\([A-Za-z]*\)", NDL_P_.*/"\1="/p' runtime/include/ndl/runtime/sim/param_rules.h
   printf '"%s"\n' --param --seed --json --quiet --help --set Seed= Bernoulli Periodic
   for k in define define-topology define-routing define-selection let for when cond if else \
            sum to via union prefer port import Require Link Nodes Radices list nth length \

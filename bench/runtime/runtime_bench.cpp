@@ -13,9 +13,9 @@
 #include <fstream>
 #include <string>
 
+#include "ndl/runtime/net/topologies.h"
+#include "ndl/runtime/sim/simulator.h"
 #include "oracle_routing.h"
-#include "ndl/runtime/simulator.h"
-#include "ndl/runtime/topologies.h"
 
 namespace {
 

@@ -5,8 +5,8 @@
 #include <stdexcept>
 
 #include "compiler/elaborate/Metrics.h"
-#include "ndl/runtime/generated_abi.h"
-#include "ndl/runtime/param_rules.h"
+#include "ndl/runtime/sim/generated_abi.h"
+#include "ndl/runtime/sim/param_rules.h"
 
 namespace ndl::codegen {
 namespace {
@@ -14,12 +14,12 @@ namespace {
 using sema::EnumId;
 
 // The code of a value of one of NDL's enums in the simulator's table: its place among the
-// names of the --param entry's rule (runtime/param_rules.h), so that the compiler writes
+// names of the --param entry's rule (runtime/sim/param_rules.h), so that the compiler writes
 // exactly the codes the simulator reads and checks.
 int64_t runtimeCode(std::string_view param, EnumId e) {
   const std::string_view name = sema::enumInfo(e).name;
   if (std::optional<int64_t> code = rt::paramEnumCode(param, name)) return *code;
-  throw std::logic_error(fmt::format("{} has no code for '{}' (runtime/param_rules.h)", param,
+  throw std::logic_error(fmt::format("{} has no code for '{}' (runtime/sim/param_rules.h)", param,
                                      name));
 }
 
@@ -171,7 +171,7 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
 
 namespace {
 
-// Calls f(rule) for every entry --param may change (runtime/param_rules.h).
+// Calls f(rule) for every entry --param may change (runtime/sim/param_rules.h).
 template <class F>
 void forRuntimeEntries(F f) {
   for (const rt::ParamRule& r : rt::kParamRules) f(r);

@@ -34,11 +34,11 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
                            bool distances = true);
 
 // The tables as text, without the values of the entries a built simulator's --param may
-// change (the rows of runtime/param_rules.h): together with the program's definitions,
+// change (the rows of runtime/sim/param_rules.h): together with the program's definitions,
 // everything that shapes the generated code. `ndlc run` keys its build cache on it.
 std::string structuralKey(const SimulatorTables& tables);
 
-// `--param Name=Value` for every row of runtime/param_rules.h, as the simulator's
+// `--param Name=Value` for every row of runtime/sim/param_rules.h, as the simulator's
 // command line takes them: a cached simulator built for other values of these
 // entries then runs with exactly these.
 std::vector<std::string> runtimeParamArgs(const SimulatorTables& tables);

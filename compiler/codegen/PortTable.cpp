@@ -5,7 +5,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "ndl/runtime/port_table.h"
+#include "ndl/runtime/sim/port_table.h"
 
 namespace ndl::codegen {
 namespace {

@@ -1,5 +1,5 @@
 // The elaborated network's ports as the compact table of generated simulators
-// (runtime/include/ndl/runtime/port_table.h): runs of nodes that share a signature.
+// (runtime/include/ndl/runtime/sim/port_table.h): runs of nodes that share a signature.
 #pragma once
 
 #include <cstdint>

@@ -13,7 +13,7 @@
 #include "compiler/codegen/RecursionGuard.h"
 #include "compiler/elaborate/Evaluator.h"
 #include "compiler/support/InternalError.h"
-#include "ndl/runtime/generated_abi.h"
+#include "ndl/runtime/sim/generated_abi.h"
 
 namespace ndl::codegen {
 namespace {

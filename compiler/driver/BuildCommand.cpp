@@ -18,7 +18,7 @@
 #include "compiler/codegen/NetworkTables.h"
 #include "compiler/driver/Commands.h"
 #include "compiler/sema/FormTable.h"
-#include "ndl/runtime/memory_estimate.h"
+#include "ndl/runtime/net/memory_estimate.h"
 
 namespace ndl::driver {
 namespace {
@@ -113,7 +113,7 @@ class RouteTrace {
 };
 
 // A simulator that cannot fit this machine's memory is not built: the estimate
-// (runtime/memory_estimate.h) is known from the shape before anything is allocated.
+// (runtime/net/memory_estimate.h) is known from the shape before anything is allocated.
 bool fitsMemory(Session& s) {
   const sema::Parameters& p = s.result.checked->params;
   const elab::Graph& g = s.result.network->graph;

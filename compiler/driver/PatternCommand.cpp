@@ -8,7 +8,7 @@
 
 #include "compiler/driver/Commands.h"
 #include "compiler/driver/WriteFile.h"
-#include "ndl/runtime/pattern.h"
+#include "ndl/runtime/app/pattern.h"
 
 namespace ndl::driver {
 

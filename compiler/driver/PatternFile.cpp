@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "ndl/runtime/pattern.h"
+#include "ndl/runtime/app/pattern.h"
 
 namespace ndl::driver {
 namespace {

@@ -10,8 +10,8 @@
 #include "compiler/parse/Loader.h"
 #include "compiler/parse/Overrides.h"
 #include "compiler/sema/Check.h"
-#include "ndl/runtime/memory_estimate.h"
-#include "ndl/runtime/router_limits.h"
+#include "ndl/runtime/net/memory_estimate.h"
+#include "ndl/runtime/net/router_limits.h"
 
 namespace ndl::driver {
 
@@ -23,7 +23,7 @@ static_assert(sema::kMaxVirtualChannels == rt::kMaxVcsPerPort);
 static_assert(sema::kMaxPacketFlits == rt::kMaxPacketFlits);
 static_assert(sema::kMaxLinkDelayClocks == rt::kMaxLinkDelayClocks);
 
-// What a simulator's routers support (runtime/router_limits.h): a network the simulator would
+// What a simulator's routers support (runtime/net/router_limits.h): a network the simulator would
 // refuse when it starts is refused here, at the form that sets the size.
 void checkRouterLimits(const FrontEndResult& result, DiagnosticEngine& diags) {
   const sema::Parameters& p = result.checked->params;

@@ -54,7 +54,7 @@ void runFrontEnd(const std::string& path, const PipelineOptions& options, Source
                  DiagnosticEngine& diags, FrontEndResult& result);
 
 // The memory a simulator of the elaborated network would take
-// (runtime/memory_estimate.h): ports counted by channel; 0 for a program that only
+// (runtime/net/memory_estimate.h): ports counted by channel; 0 for a program that only
 // describes a network (no buffer size).
 double simulatorMemoryBytes(const FrontEndResult& result);
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <string_view>
 
-#include "ndl/runtime/param_rules.h"
-#include "ndl/runtime/router_limits.h"
+#include "ndl/runtime/net/router_limits.h"
+#include "ndl/runtime/sim/param_rules.h"
 
 namespace ndl::driver {
 namespace {

@@ -1,4 +1,4 @@
-// The limits of a simulator's parameters (runtime/param_rules.h, router_limits.h) checked at
+// The limits of a simulator's parameters (runtime/sim/param_rules.h, router_limits.h) checked at
 // the forms that set them: a program `ndlc check` accepts is one its simulator runs, and a
 // value beyond a limit is reported at its place in the source, not when the simulator starts.
 #pragma once

@@ -147,7 +147,7 @@ bool layoutHeader(const sema::Definition& routing, uint32_t def, SourceRange sit
   return true;
 }
 
-// The synthetic patterns defined only on some networks (runtime/src/traffic.cpp) and the
+// The synthetic patterns defined only on some networks (runtime/src/traffic/traffic.cpp) and the
 // hot-spot nodes: an error at the TrafficPattern form, not when the simulator starts.
 bool checkTraffic(const sema::Parameters& p, const Graph& g, DiagnosticEngine& diags) {
   const SourceRange at = p.where[static_cast<size_t>(sema::FormId::TrafficPattern)];

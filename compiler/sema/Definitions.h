@@ -54,13 +54,13 @@ struct HeaderFieldDecl {
 // one pending write per field for each candidate route).
 inline constexpr size_t kMaxHeaderFields = 8;
 // VirtualChannels and InjectionVirtualChannels: a simulator's router keeps a port's VCs in
-// bit masks (runtime/router_limits.h, kMaxVcsPerPort; the driver checks the two agree).
+// bit masks (runtime/net/router_limits.h, kMaxVcsPerPort; the driver checks the two agree).
 inline constexpr int64_t kMaxVirtualChannels = 32;
 // A packet's flits under (NetworkPacketSize Message), checked with the message lengths
-// (runtime/router_limits.h, kMaxPacketFlits; the driver checks the two agree and reports the
-// other limits of runtime/param_rules.h).
+// (runtime/net/router_limits.h, kMaxPacketFlits; the driver checks the two agree and reports the
+// other limits of runtime/sim/param_rules.h).
 inline constexpr int64_t kMaxPacketFlits = 65535;
-// A link's own (Delay t), in link clocks (runtime/router_limits.h, kMaxLinkDelayClocks: the
+// A link's own (Delay t), in link clocks (runtime/net/router_limits.h, kMaxLinkDelayClocks: the
 // simulator keeps link delays in 8 bits; the driver checks the two agree).
 inline constexpr int64_t kMaxLinkDelayClocks = 255;
 

@@ -11,11 +11,11 @@
 #include <utility>
 #include <vector>
 
-#include "ndl/runtime/generated_abi.h"
-#include "ndl/runtime/port_table.h"
-#include "ndl/runtime/routing.h"
-#include "ndl/runtime/sim_params.h"
-#include "ndl/runtime/simulator_main.h"
+#include "ndl/runtime/net/routing.h"
+#include "ndl/runtime/sim/generated_abi.h"
+#include "ndl/runtime/sim/port_table.h"
+#include "ndl/runtime/sim/sim_params.h"
+#include "ndl/runtime/sim/simulator_main.h"
 
 extern "C" ndl::rt::RouteSet ndl_generated_route(const ndl::rt::RouteContext& ctx);
 uint64_t ndl_generated_header(int32_t src, int32_t dst, uint64_t random);

@@ -7,7 +7,7 @@
 
 #include "compiler/codegen/PortTable.h"
 #include "compiler/elaborate/TopologyBuilder.h"
-#include "ndl/runtime/port_table.h"
+#include "ndl/runtime/sim/port_table.h"
 #include "tests/elaborate/TestGraphs.h"
 
 namespace ndl::codegen {

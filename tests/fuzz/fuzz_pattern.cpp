@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ndl/runtime/pattern.h"
+#include "ndl/runtime/app/pattern.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ndl::rt::PatternLimits limits;

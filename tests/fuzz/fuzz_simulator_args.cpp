@@ -14,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "ndl/runtime/generated_abi.h"
-#include "ndl/runtime/simulator.h"
-#include "ndl/runtime/simulator_main.h"
-#include "ndl/runtime/topologies.h"
+#include "ndl/runtime/net/topologies.h"
+#include "ndl/runtime/sim/generated_abi.h"
+#include "ndl/runtime/sim/simulator.h"
+#include "ndl/runtime/sim/simulator_main.h"
 #include "tests/runtime/oracle_routing.h"
 
 namespace {

@@ -5,9 +5,9 @@
 #include <memory>
 #include <tuple>
 
-#include "ndl/runtime/application.h"
-#include "ndl/runtime/pattern.h"
-#include "ndl/runtime/run_messages.h"
+#include "ndl/runtime/app/application.h"
+#include "ndl/runtime/app/pattern.h"
+#include "ndl/runtime/sim/run_messages.h"
 
 namespace ndl::rt {
 namespace {

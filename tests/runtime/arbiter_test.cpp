@@ -1,15 +1,15 @@
 // Building blocks: the round-robin arbiter, the generator against the published
 // xoshiro256** reference, the exact latency histogram and the batch-means interval.
-#include "ndl/runtime/arbiter.h"
+#include "ndl/runtime/net/arbiter.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
 
-#include "ndl/runtime/latency_histogram.h"
-#include "ndl/runtime/rng.h"
-#include "ndl/runtime/steady_state.h"
+#include "ndl/runtime/stats/latency_histogram.h"
+#include "ndl/runtime/stats/steady_state.h"
+#include "ndl/runtime/traffic/rng.h"
 
 namespace ndl::rt {
 namespace {

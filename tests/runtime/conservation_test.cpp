@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "ndl/runtime/report.h"
-#include "ndl/runtime/statistics.h"
+#include "ndl/runtime/stats/report.h"
+#include "ndl/runtime/stats/statistics.h"
 #include "test_networks.h"
 
 namespace ndl::rt {

@@ -1,6 +1,6 @@
 // DueWheel: sources come out by clock and then by node, as from a heap ordered by (clock,
 // node), whether their clock is within the wheel's slots or far beyond.
-#include "ndl/runtime/due_wheel.h"
+#include "ndl/runtime/traffic/due_wheel.h"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 // the runtime library directly.
 #pragma once
 
-#include "ndl/runtime/routing.h"
+#include "ndl/runtime/net/routing.h"
 
 namespace ndl::rt::oracle {
 

@@ -17,9 +17,9 @@
 #include <thread>
 #include <vector>
 
-#include "ndl/runtime/json_output.h"
-#include "ndl/runtime/output_file.h"
-#include "ndl/runtime/simulator_main.h"
+#include "ndl/runtime/sim/simulator_main.h"
+#include "ndl/runtime/stats/json_output.h"
+#include "ndl/runtime/stats/output_file.h"
 #include "test_networks.h"
 
 namespace ndl::rt {

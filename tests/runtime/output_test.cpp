@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "ndl/runtime/generated_abi.h"
-#include "ndl/runtime/json_output.h"
-#include "ndl/runtime/report.h"
-#include "ndl/runtime/simulator_main.h"
+#include "ndl/runtime/sim/generated_abi.h"
+#include "ndl/runtime/sim/simulator_main.h"
+#include "ndl/runtime/stats/json_output.h"
+#include "ndl/runtime/stats/report.h"
 #include "test_networks.h"
 
 namespace ndl::rt {

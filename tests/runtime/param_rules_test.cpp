@@ -1,17 +1,17 @@
 // The --param rules (param_rules.h) against the runtime they describe: the enums' names in
 // the runtime's order, every row an entry of the tables, and applyAbiParams checking each
 // value against its row and the entries against each other.
-#include "ndl/runtime/param_rules.h"
+#include "ndl/runtime/sim/param_rules.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "ndl/runtime/abi_params.h"
-#include "ndl/runtime/generated_abi.h"
-#include "ndl/runtime/sim_params.h"
-#include "ndl/runtime/traffic.h"
+#include "ndl/runtime/sim/abi_params.h"
+#include "ndl/runtime/sim/generated_abi.h"
+#include "ndl/runtime/sim/sim_params.h"
+#include "ndl/runtime/traffic/traffic.h"
 
 namespace ndl::rt {
 namespace {

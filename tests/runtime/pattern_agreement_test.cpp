@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "ndl/runtime/application.h"
-#include "ndl/runtime/pattern.h"
+#include "ndl/runtime/app/application.h"
+#include "ndl/runtime/app/pattern.h"
 
 namespace ndl::rt {
 namespace {

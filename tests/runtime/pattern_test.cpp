@@ -7,8 +7,8 @@
 #include <map>
 #include <tuple>
 
-#include "ndl/runtime/pattern.h"
-#include "ndl/runtime/pattern_cursor.h"
+#include "ndl/runtime/app/pattern.h"
+#include "ndl/runtime/app/pattern_cursor.h"
 
 namespace ndl::rt {
 namespace {

@@ -1,7 +1,7 @@
 // The tables of a row per node or pair (result_tables.h): their CSV text, which of them a run
 // writes and where, what the summary JSON says of them, and that the summary stays the same
 // size whatever the network's.
-#include "ndl/runtime/result_tables.h"
+#include "ndl/runtime/stats/result_tables.h"
 
 #include <gtest/gtest.h>
 
@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "ndl/runtime/json_output.h"
-#include "ndl/runtime/simulator_main.h"
+#include "ndl/runtime/sim/simulator_main.h"
+#include "ndl/runtime/stats/json_output.h"
 #include "test_networks.h"
 
 namespace ndl::rt {

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "ndl/runtime/json_output.h"
+#include "ndl/runtime/stats/json_output.h"
 #include "oracle_routing.h"
 #include "test_networks.h"
 

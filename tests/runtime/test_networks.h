@@ -3,12 +3,12 @@
 
 #include <string>
 
-#include "ndl/runtime/json_output.h"
-#include "ndl/runtime/result_tables.h"
-#include "ndl/runtime/results.h"
-#include "ndl/runtime/sim_params.h"
-#include "ndl/runtime/simulator.h"
-#include "ndl/runtime/topologies.h"
+#include "ndl/runtime/net/topologies.h"
+#include "ndl/runtime/sim/sim_params.h"
+#include "ndl/runtime/sim/simulator.h"
+#include "ndl/runtime/stats/json_output.h"
+#include "ndl/runtime/stats/result_tables.h"
+#include "ndl/runtime/stats/results.h"
 #include "oracle_routing.h"
 
 namespace ndl::rt::testing {

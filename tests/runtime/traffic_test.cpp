@@ -1,14 +1,14 @@
 // The reference traffic patterns of spec 1.3 on explicit examples, the routing primitives
 // (dimension order ties, dateline classes), and the traffic process (Bernoulli rate,
 // refusals at the injection queue).
-#include "ndl/runtime/traffic.h"
+#include "ndl/runtime/traffic/traffic.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
 
-#include "ndl/runtime/routing.h"
+#include "ndl/runtime/net/routing.h"
 #include "oracle_routing.h"
 #include "test_networks.h"
 

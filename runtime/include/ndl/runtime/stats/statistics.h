@@ -1,0 +1,109 @@
+// The statistics of spec 2.3, fed by the simulator as messages are created, injected and
+// resolved: latency distributions in a window of messages by arrival order, throughput,
+// hop counts, collisions, per-node counts, the sampled time series and conservation.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ndl/runtime/net/packet.h"
+#include "ndl/runtime/sim/sim_params.h"
+#include "ndl/runtime/stats/latency_histogram.h"
+#include "ndl/runtime/stats/results.h"
+#include "ndl/runtime/stats/steady_state.h"
+
+namespace ndl::rt {
+
+// What the simulator holds at the end of a run, counted from its own records apart from the
+// statistics' counters (Simulator): the results' in-flight counts.
+struct HeldCounts {
+  int64_t messages = 0;         // message records not yet resolved
+  int64_t packets = 0;          // their packets not delivered or dropped, made or to be made
+  int64_t queued_messages = 0;  // of those messages, ones still in a source's queue
+};
+
+class Statistics {
+ public:
+  Statistics(const SimParams& params, int32_t nodes);
+
+  void onCreated(const Message& m, int64_t flits);
+  void onRefused(int32_t node, int64_t flits);
+  void onFlitInjected(int32_t node) { ++per_node_[node].injected_flits; }
+  void onMessageInjected(const Message& m);  // its first head entered the network
+  void onPacketDelivered(const Packet& p, int64_t c);
+  void onPacketDropped(const Packet& p, int32_t at_node);
+  void onMessageResolved(const Message& m, int64_t c);  // all its packets delivered/dropped
+  // Called after every clock with the flits then in the network.
+  void endCycle(int64_t c, int64_t flits_in_network) {
+    if (c + 1 >= next_sample_) sample(c + 1, flits_in_network);
+  }
+
+  int64_t created() const { return created_; }
+  int64_t resolved() const { return delivered_ + dropped_; }
+  int64_t delivered() const { return delivered_; }
+  int64_t inFlight() const { return created_ - delivered_ - dropped_ - refused_; }
+  int64_t refused() const { return refused_; }
+  bool windowClosed() const { return window_closed_; }
+
+  // Writes every statistic into `out`; `collisions` are the per-router counters, `held` what
+  // the simulator still holds (the in-flight counts, checked against these statistics).
+  void finish(int64_t cycles, int64_t flits_in_network, const std::vector<int64_t>& collisions,
+              const HeldCounts& held, Results& out);
+
+ private:
+  struct Counters {
+    int64_t created_flits = 0;
+    int64_t delivered_flits = 0;
+    int64_t delivered_bits = 0;  // message lengths of the messages delivered
+  };
+  void sample(int64_t end_cycle, int64_t flits_in_network);
+  bool measuring() const { return window_open_ && !window_closed_; }
+
+  int64_t warmup_;
+  int64_t measured_;
+  int64_t interval_;
+  int64_t next_sample_;
+  std::vector<std::pair<int32_t, int32_t>> pair_keys_;
+
+  int64_t created_ = 0, delivered_ = 0, dropped_ = 0, refused_ = 0;
+  int64_t packets_created_ = 0, packets_delivered_ = 0, packets_dropped_ = 0;
+  int64_t in_network_ = 0;
+  int64_t in_network_bits_ = 0;
+  Counters total_;
+  Counters at_open_;
+  Counters at_close_;
+  bool window_open_ = false;
+  bool window_closed_ = false;
+  int64_t window_start_ = 0;
+  int64_t window_end_ = 0;
+  int64_t measured_count_ = 0;
+
+  LatencyHistogram network_, message_, packet_;
+  int64_t measured_packets_ = 0;
+  int64_t measured_hops_ = 0;
+  int64_t packet_collisions_ = 0;
+  int64_t message_collisions_ = 0;
+  struct DistanceAcc {
+    uint64_t count = 0;  // messages
+    double network = 0;
+    double message = 0;
+    uint64_t packets = 0;
+    double packet = 0;
+  };
+  DistanceAcc& distance(uint32_t hops) {
+    if (by_distance_.size() <= hops) by_distance_.resize(hops + 1);
+    return by_distance_[hops];
+  }
+  std::vector<DistanceAcc> by_distance_;
+  struct PairAcc {
+    LatencyHistogram network, message, packet;
+  };
+  std::vector<PairAcc> pairs_;
+  BatchSeries batches_;
+
+  std::vector<NodeRow> per_node_;
+  std::vector<SeriesRow> series_;
+  SeriesRow current_;
+};
+
+}  // namespace ndl::rt

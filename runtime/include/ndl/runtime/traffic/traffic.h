@@ -1,0 +1,61 @@
+// Destination choice: the interface of a traffic-pattern function and the reference
+// patterns of spec 1.3 (Uniform, BitReversal, BitComplement, Transpose, Shuffle, Tornado,
+// Neighbor, HotSpot, AllToAll). A pattern returns kNoMessage for a node it maps onto itself.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "ndl/runtime/net/topology_index.h"
+#include "ndl/runtime/traffic/rng.h"
+
+namespace ndl::rt {
+
+enum class TrafficPattern : uint8_t {
+  kUniform,
+  kBitReversal,
+  kBitComplement,
+  kTranspose,
+  kShuffle,
+  kTornado,
+  kNeighbor,
+  kHotSpot,
+  kAllToAll,
+  kCustom,
+};
+
+struct PatternParams {
+  double hotspot_ratio = 0.0;          // share of messages sent to a hot spot
+  std::vector<int32_t> hotspot_nodes;  // the hot spots, chosen uniformly
+};
+
+struct TrafficContext {
+  const TopologyIndex* topo;
+  const PatternParams* params;
+  int32_t node;     // the source
+  int32_t nodes;    // node count
+  Rng* rng;         // the source's own stream
+  uint64_t* state;  // per-source pattern state (AllToAll's cursor); starts 0
+};
+
+inline constexpr int32_t kNoMessage = -1;
+using DestFn = int32_t (*)(TrafficContext&);
+
+int32_t uniformDest(TrafficContext& ctx);
+int32_t bitReversalDest(TrafficContext& ctx);
+int32_t bitComplementDest(TrafficContext& ctx);
+int32_t transposeDest(TrafficContext& ctx);
+int32_t shuffleDest(TrafficContext& ctx);
+int32_t tornadoDest(TrafficContext& ctx);
+int32_t neighborDest(TrafficContext& ctx);
+int32_t hotSpotDest(TrafficContext& ctx);
+int32_t allToAllDest(TrafficContext& ctx);
+
+// The reference function of a pattern; nullptr for kCustom.
+DestFn destFnFor(TrafficPattern pattern);
+std::string_view patternName(TrafficPattern pattern);
+// Parses a pattern name as written in NDL; returns false if unknown.
+bool parsePattern(std::string_view name, TrafficPattern* out);
+
+}  // namespace ndl::rt

@@ -1,0 +1,252 @@
+// JSON results (spec 2.4). nlohmann::json objects keep keys sorted, so equal results give
+// equal bytes.
+#include "ndl/runtime/stats/json_output.h"
+
+#include <fmt/format.h>
+
+#include "ndl/runtime/stats/output_file.h"
+
+namespace ndl::rt {
+namespace {
+
+nlohmann::json latency(const LatencySummary& s, double scale) {
+  return {{"mean", s.mean * scale},
+          {"p50", static_cast<double>(s.p50) * scale},
+          {"p99", static_cast<double>(s.p99) * scale},
+          {"max", static_cast<double>(s.max) * scale},
+          {"count", s.count}};
+}
+
+// null without a pattern file. Times in ns and in network clocks.
+nlohmann::json application(const ApplicationResult& a, double ns) {
+  using nlohmann::json;
+  if (!a.present) return nullptr;
+  // The per-node rows are the application table (result_tables.h); the means stay here.
+  int64_t compute = 0, wait = 0;
+  for (size_t n = 0; n < a.finish_clock.size(); ++n) {
+    compute += a.compute_clocks[n];
+    wait += a.wait_clocks[n];
+  }
+  json waiting = json::array();
+  for (const ApplicationResult::Wait& w : a.waiting) {
+    waiting.push_back({{"node", w.node},
+                       {"from", w.from},
+                       {"tag", w.tag},
+                       {"line", w.line},
+                       {"since_clock", w.since}});
+  }
+  json marks = json::array();
+  for (const ApplicationResult::Mark& m : a.marks) {
+    const int64_t k = m.count - 1;  // intervals
+    const double mean = k > 0 ? static_cast<double>(m.interval_sum) / static_cast<double>(k) : 0.0;
+    marks.push_back(
+        {{"label", m.label},
+         {"node", m.node},
+         {"line", m.line},
+         {"count", m.count},
+         {"clocks", m.clocks},
+         {"clocks_truncated", m.truncated},
+         {"interval_cycles", k > 0 ? json{{"count", k}, {"mean", mean},
+                                          {"min", m.interval_min}, {"max", m.interval_max}}
+                                   : json()},
+         {"interval_ns", k > 0 ? json{{"count", k}, {"mean", mean * ns},
+                                      {"min", static_cast<double>(m.interval_min) * ns},
+                                      {"max", static_cast<double>(m.interval_max) * ns}}
+                               : json()}});
+  }
+  const double count = a.finish_clock.empty() ? 1.0 : static_cast<double>(a.finish_clock.size());
+  return {{"pattern_file", a.pattern_file},
+          {"complete", a.complete},
+          {"completion_clock", a.completion_clock},
+          {"completion_time_ns", a.complete ? json(static_cast<double>(a.completion_clock) * ns)
+                                            : json()},
+          {"messages_sent", a.messages_sent},
+          {"messages_delivered", a.messages_delivered},
+          {"messages_dropped", a.messages_dropped},
+          {"mean_compute_ns", static_cast<double>(compute) / count * ns},
+          {"mean_wait_ns", static_cast<double>(wait) / count * ns},
+          {"marks", marks},
+          {"waiting", waiting},
+          {"waiting_nodes", a.waiting_nodes}};
+}
+
+}  // namespace
+
+nlohmann::json toJson(const SimParams& p) {
+  nlohmann::json pairs = nlohmann::json::array();
+  for (const auto& [a, b] : p.report_pairs) pairs.push_back({a, b});
+  return {
+      {"FlowControlMethod", std::string(flowControlName(p.flow_control))},
+      {"NetworkChannelWidth_bits", p.channel_width_bits},
+      {"NetworkPacketSize_flits", p.packet_flits},
+      {"PacketPerMessage", p.packet_per_message},
+      {"header_flits", p.header_flits},
+      {"NetworkDataSize_bits", p.data_bits_per_packet},
+      {"NodeBufferSize_flits", p.buffer_flits},
+      {"VirtualChannels", p.virtual_channels},
+      {"InjectionVirtualChannels", p.injection_virtual_channels},
+      {"NodeHardwareDelay_clocks", p.router_delay_clocks},
+      {"LinkDelay_clocks", p.link_delay_clocks},
+      {"CreditDelay_clocks", p.credit_delay_clocks},
+      {"NetworkFrequency_hz", p.network_frequency_hz},
+      {"RouterFrequency_hz",
+       p.router_frequency_hz > 0 ? p.router_frequency_hz : p.network_frequency_hz},
+      {"creation_process",
+       p.creation_process == CreationProcess::kPeriodic ? "periodic" : "bernoulli"},
+      {"MessageCreationRate_per_clock", p.creation_rate},
+      {"MessageCreationInterval_clocks", p.creation_interval_clocks},
+      {"MessageCreationMax", p.creation_max},
+      {"MessageLength_bits", {p.message_min_bits, p.message_max_bits}},
+      {"MessageMaxCount", p.injection_queue_capacity},
+      {"InjectionQueueOverflow", std::string(queueOverflowName(p.queue_overflow))},
+      {"VcAllocation", p.atomic_vc_allocation ? "Atomic" : "NonAtomic"},
+      {"TrafficPattern", p.pattern == TrafficPattern::kCustom && !p.pattern_name.empty()
+                             ? p.pattern_name
+                             : std::string(patternName(p.pattern))},
+      {"RoutingAlgorithm", std::string(routingName(p))},
+      {"Selection", p.selection == Selection::kUser && !p.selection_name.empty()
+                        ? p.selection_name
+                        : std::string(selectionName(p.selection))},
+      {"RecoveryTimeout_clocks", p.recovery_timeout_clocks},
+      {"DeadlockHandling", std::string(deadlockName(p.deadlock))},
+      {"DeadlockTimeout_clocks", p.deadlock_timeout_clocks},
+      {"deadlock_detect_clocks", p.deadlock_detect_clocks},
+      {"Seed", p.seed},
+      {"WarmupMessages", p.warmup_messages},
+      {"MeasuredMessages", p.measured_messages},
+      {"SimulationTime_clocks", p.time_limit_clocks},
+      {"SimulationInterval_clocks", p.sampling_interval_clocks},
+      {"ReportPairs", pairs},
+      {"CommunicationPatternFile", p.pattern_file},
+      {"ProcessorPerformanceExpandRate", p.expand_rate},
+      {"DataOutputFile", p.data_output_file},
+      {"ScreenOutputFile", p.screen_output_file},
+  };
+}
+
+// The summary: everything but the tables that grow with the network or the ReportPairs
+// (result_tables.h), which `files` names.
+nlohmann::json toJson(const Results& r, const TableFiles& files) {
+  using nlohmann::json;
+  const double ns = r.cycle_ns;
+  json by_distance = json::array();
+  for (const DistanceRow& d : r.by_distance) {
+    by_distance.push_back({{"hops", d.hops},
+                           {"count", d.count},
+                           {"mean_network_latency_ns", d.mean_network_cycles * ns},
+                           {"mean_message_latency_ns", d.mean_message_cycles * ns},
+                           {"mean_network_latency_cycles", d.mean_network_cycles},
+                           {"mean_message_latency_cycles", d.mean_message_cycles},
+                           {"packets", d.packets},
+                           {"mean_packet_latency_ns", d.mean_packet_cycles * ns},
+                           {"mean_packet_latency_cycles", d.mean_packet_cycles}});
+  }
+  json tables = json::object();
+  for (size_t i = 0; i < kResultTables.size(); ++i) {
+    tables[std::string(tableName(kResultTables[i]))] =
+        files.files[i].empty() ? json(nullptr) : json(files.files[i]);
+  }
+  tables["note"] = files.note.empty() ? json(nullptr) : json(files.note);
+  json series = json::array();
+  for (const SeriesRow& x : r.series) {
+    series.push_back({{"end_cycle", x.end_cycle},
+                      {"created", x.created},
+                      {"injected", x.injected},
+                      {"injected_bits", x.injected_bits},
+                      {"arrived", x.arrived},
+                      {"arrived_bits", x.arrived_bits},
+                      {"in_network", x.in_network},
+                      {"in_network_bits", x.in_network_bits},
+                      {"flits_in_network", x.flits_in_network},
+                      {"delivered_flits", x.delivered_flits}});
+  }
+  const SteadyState& ss = r.steady_state;
+  // null when no deadlock was found; under Drop the first cycle and how many were broken.
+  json deadlock = nullptr;
+  if (r.deadlock.clock >= 0) {
+    deadlock = {{"clock", r.deadlock.clock},
+                {"cycle", r.deadlock.cycle},
+                {"found", r.deadlocks_found}};
+  }
+  return {
+      {"application", application(r.application, ns)},
+      {"deadlock", deadlock},
+      {"deadlock_searches", r.deadlock_searches},
+      {"ndl_version", r.ndl_version},
+      {"status", std::string(runStatusName(r.status))},
+      {"status_message", r.status_message},
+      {"exit_code", exitCodeFor(r)},
+      {"config", toJson(r.params)},
+      {"topology",
+       {{"name", r.topology_name},
+        {"nodes", r.nodes},
+        {"links", r.links},
+        {"diameter", r.diameter},
+        {"avg_distance", r.avg_distance}}},
+      {"cycles", r.cycles},
+      {"simulated_time_ns", r.simulated_time_ns},
+      {"wall_seconds", r.wall_seconds},
+      {"router_clocks", r.router_clocks},
+      {"flit_hops", r.flit_hops},
+      {"messages",
+       {{"created", r.messages.created},
+        {"delivered", r.messages.delivered},
+        {"dropped", r.messages.dropped},
+        {"refused", r.messages.refused},
+        {"in_flight", r.messages.in_flight},
+        {"queued", r.messages.queued}}},
+      {"packets",
+       {{"created", r.packets.created},
+        {"delivered", r.packets.delivered},
+        {"dropped", r.packets.dropped},
+        {"in_flight", r.packets.in_flight}}},
+      {"conservation", {{"holds", r.conserved}}},
+      {"latency_ns",
+       {{"network", latency(r.network_latency, ns)},
+        {"message", latency(r.message_latency, ns)},
+        {"packet", latency(r.packet_latency, ns)}}},
+      {"latency_cycles",
+       {{"network", latency(r.network_latency, 1)},
+        {"message", latency(r.message_latency, 1)},
+        {"packet", latency(r.packet_latency, 1)}}},
+      {"throughput",
+       {{"offered_flits_per_node_cycle", r.offered_flits_per_node_cycle},
+        {"accepted_flits_per_node_cycle", r.accepted_flits_per_node_cycle},
+        {"bandwidth_bytes_per_s", r.bandwidth_bytes_per_s},
+        {"window_start_cycle", r.window_start_cycle},
+        {"window_end_cycle", r.window_end_cycle},
+        {"measured_messages", r.measured_messages}}},
+      {"hops", {{"mean", r.hops_mean}}},
+      {"by_distance", by_distance},
+      {"collisions",
+       {{"total", r.collisions_total},
+        {"per_packet_mean", r.collisions_per_packet},
+        {"per_message_mean", r.collisions_per_message}}},
+      {"tables", tables},
+      {"vc_classes", {{"names", r.class_names}, {"grants", r.class_grants}}},
+      {"recovery",
+       {{"field", r.recovery_field},
+        {"recoveries", r.recoveries},
+        {"recovery_hops", r.recovery_hops},
+        {"token", r.has_token ? nlohmann::json{{"captures", r.token_captures},
+                                               {"held_clocks", r.token_held_clocks}}
+                              : nlohmann::json(nullptr)}}},
+      {"series", {{"interval_cycles", r.sampling_interval_clocks}, {"rows", series}}},
+      {"steady_state",
+       {{"detected", ss.detected},
+        {"samples", ss.samples},
+        {"truncated", ss.truncated},
+        {"batches", ss.batches},
+        {"mean_message_latency_cycles", ss.mean},
+        {"ci95_half_width_cycles", ss.ci95_half_width},
+        {"mean_message_latency_ns", ss.mean * ns},
+        {"ci95_half_width_ns", ss.ci95_half_width * ns}}},
+  };
+}
+
+bool writeJson(const Results& r, const std::string& path, const TableFiles& tables,
+               std::string* error) {
+  return writeOutputFile(path, toJson(r, tables).dump(2) + "\n", error);
+}
+
+}  // namespace ndl::rt

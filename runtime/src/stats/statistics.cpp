@@ -1,0 +1,193 @@
+// Bookkeeping of spec 2.3's statistics; nothing here runs per flit.
+#include "ndl/runtime/stats/statistics.h"
+
+#include <algorithm>
+
+namespace ndl::rt {
+
+Statistics::Statistics(const SimParams& params, int32_t nodes)
+    : warmup_(params.warmup_messages),
+      measured_(params.measured_messages),
+      interval_(params.sampling_interval_clocks > 0 ? params.sampling_interval_clocks : 1000),
+      next_sample_(interval_),
+      pair_keys_(params.report_pairs),
+      pairs_(params.report_pairs.size()),
+      per_node_(nodes) {
+  window_open_ = warmup_ == 0;
+}
+
+void Statistics::onCreated(const Message& m, int64_t flits) {
+  ++created_;
+  packets_created_ += m.packets;
+  total_.created_flits += flits;
+  ++per_node_[m.src].sent;
+  ++current_.created;
+}
+
+void Statistics::onRefused(int32_t node, int64_t flits) {
+  ++created_;
+  ++refused_;
+  total_.created_flits += flits;
+  ++per_node_[node].refused;
+  ++current_.created;
+}
+
+void Statistics::onMessageInjected(const Message& m) {
+  ++in_network_;
+  in_network_bits_ += m.length_bits;
+  ++current_.injected;
+  current_.injected_bits += m.length_bits;
+}
+
+void Statistics::onPacketDelivered(const Packet& p, int64_t c) {
+  ++packets_delivered_;
+  total_.delivered_flits += p.len;
+  current_.delivered_flits += p.len;
+  per_node_[p.dst].delivered_flits += p.len;
+  if (!measuring()) return;
+  const int64_t latency = c - p.head_entry;
+  packet_.add(latency);
+  ++measured_packets_;
+  measured_hops_ += p.hops;
+  packet_collisions_ += p.collisions;
+  NodeRow& sender = per_node_[p.src];
+  sender.sent_packet_collisions += p.collisions;
+  ++sender.sent_measured_packets;
+  DistanceAcc& d = distance(p.hops);
+  ++d.packets;
+  d.packet += static_cast<double>(latency);
+  for (size_t i = 0; i < pair_keys_.size(); ++i) {
+    if (pair_keys_[i].first == p.src && pair_keys_[i].second == p.dst)
+      pairs_[i].packet.add(latency);
+  }
+}
+
+void Statistics::onPacketDropped(const Packet& p, int32_t at_node) {
+  ++packets_dropped_;
+  ++per_node_[at_node].dropped_packets;
+}
+
+void Statistics::onMessageResolved(const Message& m, int64_t c) {
+  --in_network_;
+  in_network_bits_ -= m.length_bits;
+  if (m.dropped > 0) {
+    ++dropped_;
+    return;
+  }
+  const int64_t k = delivered_++;
+  ++per_node_[m.dst].received;
+  ++current_.arrived;
+  current_.arrived_bits += m.length_bits;
+  if (!window_open_ && k == warmup_) {
+    window_open_ = true;
+    window_start_ = c;
+    at_open_ = total_;
+  }
+  // After the window opens, so that the message opening it is in the window as it is counted.
+  total_.delivered_bits += m.length_bits;
+  if (!measuring()) return;
+  ++measured_count_;
+  const int64_t net = c - m.first_entry;
+  const int64_t msg = c - m.created;
+  network_.add(net);
+  message_.add(msg);
+  batches_.add(static_cast<double>(msg));
+  message_collisions_ += m.collisions;
+  ++per_node_[m.src].sent_measured_messages;
+  per_node_[m.src].sent_message_collisions += m.collisions;
+  DistanceAcc& d = distance(m.max_hops);
+  ++d.count;
+  d.network += static_cast<double>(net);
+  d.message += static_cast<double>(msg);
+  for (size_t i = 0; i < pair_keys_.size(); ++i) {
+    if (pair_keys_[i].first == m.src && pair_keys_[i].second == m.dst) {
+      pairs_[i].network.add(net);
+      pairs_[i].message.add(msg);
+    }
+  }
+  if (measured_ > 0 && measured_count_ == measured_) {
+    window_closed_ = true;
+    window_end_ = c + 1;
+    at_close_ = total_;
+  }
+}
+
+void Statistics::sample(int64_t end_cycle, int64_t flits_in_network) {
+  current_.end_cycle = end_cycle;
+  current_.in_network = in_network_;
+  current_.in_network_bits = in_network_bits_;
+  current_.flits_in_network = flits_in_network;
+  series_.push_back(current_);
+  current_ = SeriesRow{};
+  next_sample_ = end_cycle + interval_;
+}
+
+void Statistics::finish(int64_t cycles, int64_t flits_in_network,
+                        const std::vector<int64_t>& collisions, const HeldCounts& held,
+                        Results& out) {
+  if (series_.empty() || series_.back().end_cycle < cycles) sample(cycles, flits_in_network);
+  out.sampling_interval_clocks = interval_;
+  out.params.sampling_interval_clocks = interval_;  // the effective value, 0 meant "default"
+  // In flight is what the simulator holds, not what these counters leave: conservation then
+  // compares two counts kept apart, and a message or packet lost or counted twice shows.
+  out.messages = {created_, delivered_, dropped_, refused_, held.messages, held.queued_messages};
+  out.packets = {packets_created_, packets_delivered_, packets_dropped_, held.packets};
+  out.conserved = conserved(out.messages, out.packets);
+
+  Counters end = window_closed_ ? at_close_ : total_;
+  int64_t start_cycle = window_start_;
+  int64_t end_cycle = window_closed_ ? window_end_ : cycles;
+  Counters start = at_open_;
+  if (!window_open_) {
+    start_cycle = end_cycle = cycles;
+    start = end;
+  }
+  out.window_start_cycle = start_cycle;
+  out.window_end_cycle = end_cycle;
+  out.measured_messages = measured_count_;
+  const double node_cycles =
+      static_cast<double>(std::max<int64_t>(1, end_cycle - start_cycle)) * per_node_.size();
+  out.offered_flits_per_node_cycle =
+      end_cycle > start_cycle ? (end.created_flits - start.created_flits) / node_cycles : 0.0;
+  out.accepted_flits_per_node_cycle =
+      end_cycle > start_cycle ? (end.delivered_flits - start.delivered_flits) / node_cycles : 0.0;
+  // Seed 000's bandwidth: message bytes delivered per second across the whole network.
+  out.bandwidth_bytes_per_s =
+      end_cycle > start_cycle && out.cycle_ns > 0
+          ? static_cast<double>(end.delivered_bits - start.delivered_bits) / 8.0 /
+                (static_cast<double>(end_cycle - start_cycle) * out.cycle_ns * 1e-9)
+          : 0.0;
+
+  out.network_latency = network_.summary();
+  out.message_latency = message_.summary();
+  out.packet_latency = packet_.summary();
+  out.hops_mean = measured_packets_ ? static_cast<double>(measured_hops_) / measured_packets_ : 0;
+  out.by_distance.clear();
+  for (size_t h = 0; h < by_distance_.size(); ++h) {
+    const DistanceAcc& d = by_distance_[h];
+    if (d.count == 0 && d.packets == 0) continue;
+    out.by_distance.push_back({static_cast<int32_t>(h), d.count,
+                               d.count ? d.network / d.count : 0.0,
+                               d.count ? d.message / d.count : 0.0, d.packets,
+                               d.packets ? d.packet / d.packets : 0.0});
+  }
+  out.pairs.clear();
+  for (size_t i = 0; i < pair_keys_.size(); ++i) {
+    out.pairs.push_back({pair_keys_[i].first, pair_keys_[i].second, pairs_[i].network.summary(),
+                         pairs_[i].message.summary(), pairs_[i].packet.summary()});
+  }
+  out.collisions_total = 0;
+  for (size_t n = 0; n < per_node_.size(); ++n) {
+    per_node_[n].collisions = collisions[n];
+    out.collisions_total += collisions[n];
+  }
+  out.collisions_per_packet =
+      measured_packets_ ? static_cast<double>(packet_collisions_) / measured_packets_ : 0;
+  out.collisions_per_message =
+      measured_count_ ? static_cast<double>(message_collisions_) / measured_count_ : 0;
+  out.per_node = std::move(per_node_);  // finish() ends the statistics' life
+  out.series = std::move(series_);
+  out.steady_state = batches_.analyse();
+}
+
+}  // namespace ndl::rt

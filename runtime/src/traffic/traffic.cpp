@@ -1,0 +1,157 @@
+// The reference traffic patterns of spec 1.3. Bit patterns work on the low log2(N) bits of
+// node ids (N a power of two); coordinate patterns use the topology's dimensions and fall
+// back to a ring of N nodes when there are none.
+#include "ndl/runtime/traffic/traffic.h"
+
+#include <array>
+
+namespace ndl::rt {
+namespace {
+
+int32_t addressBits(int32_t nodes) {
+  int32_t bits = 0;
+  while ((1 << bits) < nodes) ++bits;
+  return bits;
+}
+
+int32_t selfIsNone(const TrafficContext& ctx, int32_t dest) {
+  return dest == ctx.node || dest < 0 || dest >= ctx.nodes ? kNoMessage : dest;
+}
+
+}  // namespace
+
+int32_t uniformDest(TrafficContext& ctx) {
+  if (ctx.nodes < 2) return kNoMessage;
+  // Every other node equally likely: draw among N-1 and skip over the source.
+  const int32_t d = static_cast<int32_t>(ctx.rng->below(static_cast<uint64_t>(ctx.nodes - 1)));
+  return d >= ctx.node ? d + 1 : d;
+}
+
+int32_t bitReversalDest(TrafficContext& ctx) {
+  const int32_t b = addressBits(ctx.nodes);
+  int32_t d = 0;
+  for (int32_t i = 0; i < b; ++i) d |= ((ctx.node >> i) & 1) << (b - 1 - i);
+  return selfIsNone(ctx, d);
+}
+
+int32_t bitComplementDest(TrafficContext& ctx) {
+  const int32_t b = addressBits(ctx.nodes);
+  return selfIsNone(ctx, ~ctx.node & ((1 << b) - 1));
+}
+
+int32_t transposeDest(TrafficContext& ctx) {
+  const TopologyIndex& t = *ctx.topo;
+  if (t.numDims() == 2 && t.radix(0) == t.radix(1)) {
+    const int32_t c[2] = {t.coord(ctx.node, 1), t.coord(ctx.node, 0)};
+    return selfIsNone(ctx, t.nodeAt(c));
+  }
+  // Swap the upper and lower halves of the address bits.
+  const int32_t b = addressBits(ctx.nodes);
+  const int32_t h = b / 2;
+  const int32_t low = ctx.node & ((1 << h) - 1);
+  const int32_t high = ctx.node >> h;
+  return selfIsNone(ctx, (low << (b - h)) | high);
+}
+
+int32_t shuffleDest(TrafficContext& ctx) {
+  const int32_t b = addressBits(ctx.nodes);
+  if (b == 0) return kNoMessage;
+  const int32_t mask = (1 << b) - 1;
+  return selfIsNone(ctx, ((ctx.node << 1) | (ctx.node >> (b - 1))) & mask);
+}
+
+int32_t tornadoDest(TrafficContext& ctx) {
+  const TopologyIndex& t = *ctx.topo;
+  if (t.numDims() == 0) return selfIsNone(ctx, (ctx.node + (ctx.nodes + 1) / 2 - 1) % ctx.nodes);
+  std::array<int32_t, 32> c{};
+  for (int32_t d = 0; d < t.numDims(); ++d) {
+    const int32_t k = t.radix(d);
+    c[d] = (t.coord(ctx.node, d) + (k + 1) / 2 - 1) % k;
+  }
+  return selfIsNone(ctx, t.nodeAt(c.data()));
+}
+
+int32_t neighborDest(TrafficContext& ctx) {
+  const TopologyIndex& t = *ctx.topo;
+  if (t.numDims() == 0) return selfIsNone(ctx, (ctx.node + 1) % ctx.nodes);
+  std::array<int32_t, 32> c{};
+  for (int32_t d = 0; d < t.numDims(); ++d) c[d] = (t.coord(ctx.node, d) + 1) % t.radix(d);
+  return selfIsNone(ctx, t.nodeAt(c.data()));
+}
+
+int32_t hotSpotDest(TrafficContext& ctx) {
+  const auto& hot = ctx.params->hotspot_nodes;
+  if (!hot.empty() && ctx.rng->uniform01() < ctx.params->hotspot_ratio) {
+    const int32_t d = hot[ctx.rng->below(hot.size())];
+    if (d != ctx.node) return d;
+  }
+  return uniformDest(ctx);
+}
+
+int32_t allToAllDest(TrafficContext& ctx) {
+  if (ctx.nodes < 2) return kNoMessage;
+  // n sends to n+1, n+2, ..., n+N-1 and starts over.
+  const int32_t step = static_cast<int32_t>(*ctx.state % static_cast<uint64_t>(ctx.nodes - 1));
+  ++*ctx.state;
+  return (ctx.node + 1 + step) % ctx.nodes;
+}
+
+DestFn destFnFor(TrafficPattern pattern) {
+  switch (pattern) {
+    case TrafficPattern::kUniform:
+      return uniformDest;
+    case TrafficPattern::kBitReversal:
+      return bitReversalDest;
+    case TrafficPattern::kBitComplement:
+      return bitComplementDest;
+    case TrafficPattern::kTranspose:
+      return transposeDest;
+    case TrafficPattern::kShuffle:
+      return shuffleDest;
+    case TrafficPattern::kTornado:
+      return tornadoDest;
+    case TrafficPattern::kNeighbor:
+      return neighborDest;
+    case TrafficPattern::kHotSpot:
+      return hotSpotDest;
+    case TrafficPattern::kAllToAll:
+      return allToAllDest;
+    case TrafficPattern::kCustom:
+      return nullptr;
+  }
+  return nullptr;
+}
+
+namespace {
+constexpr std::array<std::pair<TrafficPattern, std::string_view>, 10> kNames = {{
+    {TrafficPattern::kUniform, "Uniform"},
+    {TrafficPattern::kBitReversal, "BitReversal"},
+    {TrafficPattern::kBitComplement, "BitComplement"},
+    {TrafficPattern::kTranspose, "Transpose"},
+    {TrafficPattern::kShuffle, "Shuffle"},
+    {TrafficPattern::kTornado, "Tornado"},
+    {TrafficPattern::kNeighbor, "Neighbor"},
+    {TrafficPattern::kHotSpot, "HotSpot"},
+    {TrafficPattern::kAllToAll, "AllToAll"},
+    {TrafficPattern::kCustom, "Custom"},
+}};
+}  // namespace
+
+std::string_view patternName(TrafficPattern pattern) {
+  for (const auto& [p, name] : kNames) {
+    if (p == pattern) return name;
+  }
+  return "?";
+}
+
+bool parsePattern(std::string_view name, TrafficPattern* out) {
+  for (const auto& [p, n] : kNames) {
+    if (n == name && p != TrafficPattern::kCustom) {
+      *out = p;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace ndl::rt

@@ -1,0 +1,212 @@
+// Message creation, injection queues and packetization.
+#include "ndl/runtime/traffic/traffic_source.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ndl::rt {
+
+TrafficSources::TrafficSources(const SimParams& params, const TopologyIndex& topo, int32_t nodes)
+    : params_(params),
+      topo_(topo),
+      dest_fn_(params.pattern == TrafficPattern::kCustom ? params.dest_fn
+                                                         : destFnFor(params.pattern)),
+      nodes_(nodes),
+      sources_(nodes),
+      pending_((static_cast<size_t>(nodes) + 63) / 64, 0),
+      pattern_state_(
+          params.pattern == TrafficPattern::kAllToAll || params.pattern == TrafficPattern::kCustom
+              ? nodes
+              : 1,
+          0) {
+  // Lengths are drawn in whole bytes when the range is given in bytes.
+  length_step_ = params.message_min_bits % 8 == 0 && params.message_max_bits % 8 == 0 ? 8 : 1;
+  length_choices_ = (params.message_max_bits - params.message_min_bits) / length_step_ + 1;
+  periodic_gap_ = std::max<int64_t>(1, std::llround(params.creation_interval_clocks));
+  log_no_creation_ = std::log1p(-params.creation_rate);
+  for (int32_t n = 0; n < nodes; ++n) {
+    Source& s = sources_[n];
+    s.rng = Rng(params.seed, static_cast<uint64_t>(n));
+    const bool active =
+        params.creation_process == CreationProcess::kPeriodic ? true : params.creation_rate > 0;
+    if (!active) continue;
+    const int64_t first = params.creation_process == CreationProcess::kPeriodic
+                              ? static_cast<int64_t>(s.rng.below(periodic_gap_))
+                              : nextGap(s) - 1;
+    due_.push(first, n);
+  }
+}
+
+int64_t TrafficSources::nextGap(Source& s) {
+  if (params_.creation_process == CreationProcess::kPeriodic) return periodic_gap_;
+  return s.rng.geometric(params_.creation_rate, log_no_creation_);
+}
+
+void TrafficSources::createDue(int64_t c, PacketStore& store, Statistics& stats, Network& net) {
+  const auto& script = params_.script;
+  while (script_next_ < script.size() && script[script_next_].cycle <= c) {
+    const ScriptedMessage& m = script[script_next_++];
+    enqueue(m.src, m.dst, m.bits, c, store, stats, net);
+  }
+  for (const int32_t node : due_.take(c)) {
+    create(node, c, store, stats, net);
+    if (params_.creation_max > 0 && created_ >= params_.creation_max) {
+      due_.clear();  // every source stops; the run drains
+      stopped_ = true;
+      return;
+    }
+    // A blocked source creates again once its queue has room (inject).
+    if (!sources_[node].blocked) due_.push(c + nextGap(sources_[node]), node);
+  }
+}
+
+void TrafficSources::create(int32_t node, int64_t c, PacketStore& store, Statistics& stats,
+                            Network& net) {
+  Source& s = sources_[node];
+  TrafficContext ctx{&topo_, &params_.pattern_params, node, nodes_, &s.rng, patternState(node)};
+  const int32_t dest = dest_fn_(ctx);
+  if (dest == kNoMessage || dest == node) return;  // the pattern maps this node onto itself
+  const int64_t bits =
+      params_.message_min_bits +
+      length_step_ * static_cast<int64_t>(s.rng.below(static_cast<uint64_t>(length_choices_)));
+  ++created_;
+  if (params_.queue_overflow == QueueOverflow::kBlock &&
+      s.size >= params_.injection_queue_capacity) {
+    // The source holds this message (it waits at the tail of the queue, where it would enter)
+    // and creates no other until the queue has room.
+    s.blocked = true;
+    ++blocked_;
+  }
+  enqueue(node, dest, bits, c, store, stats, net);
+}
+
+void TrafficSources::enqueue(int32_t node, int32_t dest, int64_t bits, int64_t c,
+                             PacketStore& store, Statistics& stats, Network& net, uint64_t tag) {
+  Source& s = sources_[node];
+  const int64_t packets =
+      params_.packet_per_message
+          ? 1
+          : (bits + params_.data_bits_per_packet - 1) / params_.data_bits_per_packet;
+  const int64_t flits = params_.packet_per_message ? messagePacketFlits(params_, bits)
+                                                   : packets * params_.packet_flits;
+  if (tag == kNoTag && s.size >= params_.injection_queue_capacity &&
+      params_.queue_overflow == QueueOverflow::kRefuse) {
+    stats.onRefused(node, flits);
+    return;
+  }
+  const uint32_t id = store.messages.allocate();
+  Message& m = store.messages[id];
+  m.created = c;
+  m.length_bits = bits;
+  m.src = node;
+  m.dst = dest;
+  m.packets = static_cast<uint32_t>(packets);
+  m.tag = tag;
+  if (s.tail == kNone) {
+    s.head = id;
+  } else {
+    store.messages[s.tail].next = id;
+  }
+  s.tail = id;
+  ++s.size;
+  ++queued_;
+  notePending(node, s);
+  stats.onCreated(m, flits);
+  net.activate(node);
+}
+
+// A new packet's header fields. Their draws come from a hash of (seed, source, packet number
+// at that source): the same for a seed whatever else the run does.
+uint64_t TrafficSources::initialHeader(Source& s, const Packet& p) const {
+  uint64_t key = (static_cast<uint64_t>(p.src) << 40) ^ s.packets_made++;
+  uint64_t state = params_.seed ^ splitMix64(key);
+  const uint64_t random = splitMix64(state);
+  return params_.header_init(p.src, p.dst, random);
+}
+
+void TrafficSources::inject(int32_t r, int64_t c, PacketStore& store, Statistics& stats,
+                            Network& net) {
+  Source& s = sources_[r];
+  // A body flit: small enough to inline into the clock loop; the rest is out of line.
+  if (s.packet == kNone || s.written == 0) return injectHead(r, c, store, stats, net);
+  const uint32_t gv = net.injectionVc(r, s.vc);
+  if (net.bufferedFlits(gv) >= net.bufferFlits()) return;
+  net.pushInjected(r, gv, s.packet);
+  stats.onFlitInjected(r);
+  if (++s.written == store.packets[s.packet].len) {
+    s.packet = kNone;
+    notePending(r, s);
+  }
+}
+
+void TrafficSources::injectHead(int32_t r, int64_t c, PacketStore& store, Statistics& stats,
+                                Network& net) {
+  Source& s = sources_[r];
+  if (s.packet == kNone) {
+    if (s.head == kNone) return;
+    // A new packet takes the next empty injection VC (round robin), so a blocked packet does
+    // not hold up the next one; with none empty it queues behind the previous packet.
+    const int32_t vcs = net.injectionVcs();
+    int32_t vc = -1;
+    for (int32_t i = 0; i < vcs; ++i) {
+      const int32_t j = (s.next_vc + i) % vcs;
+      if (net.bufferedFlits(net.injectionVc(r, j)) == 0) {
+        vc = j;
+        break;
+      }
+    }
+    if (vc < 0) {
+      if (net.bufferedFlits(net.injectionVc(r, s.vc)) >= net.bufferFlits()) return;
+      vc = s.vc;
+    }
+    const uint32_t mid = s.head;
+    Message& m = store.messages[mid];
+    Packet made;
+    made.message = mid;
+    made.src = m.src;
+    made.dst = m.dst;
+    made.len = static_cast<uint16_t>(params_.packet_per_message
+                                         ? messagePacketFlits(params_, m.length_bits)
+                                         : params_.packet_flits);
+    // The header before the record: a routing failure in its initial values (RoutingFailure)
+    // then leaves no record behind that its message does not count as made.
+    if (params_.header_init) made.header = initialHeader(s, made);
+    const uint32_t pid = store.packets.allocate();
+    store.packets[pid] = made;
+    if (++m.injected == m.packets) {
+      s.head = m.next;
+      if (s.head == kNone) s.tail = kNone;
+      --s.size;
+      --queued_;
+      if (s.blocked && s.size <= params_.injection_queue_capacity) {
+        // The held message is in the queue now: the source creates again.
+        s.blocked = false;
+        --blocked_;
+        if (!stopped_) due_.push(c + nextGap(s), r);
+      }
+    }
+    s.packet = pid;
+    s.written = 0;
+    s.vc = static_cast<uint8_t>(vc);
+    s.next_vc = static_cast<uint8_t>((vc + 1) % vcs);
+  }
+  const uint32_t gv = net.injectionVc(r, s.vc);
+  if (net.bufferedFlits(gv) >= net.bufferFlits()) return;
+  net.pushInjected(r, gv, s.packet);
+  stats.onFlitInjected(r);
+  Packet& p = store.packets[s.packet];
+  if (s.written == 0) {
+    p.head_entry = c;
+    Message& m = store.messages[p.message];
+    if (m.first_entry < 0) {
+      m.first_entry = c;
+      stats.onMessageInjected(m);
+    }
+  }
+  if (++s.written == p.len) {
+    s.packet = kNone;
+    notePending(r, s);
+  }
+}
+
+}  // namespace ndl::rt
