@@ -124,6 +124,18 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
   i[NDL_P_Wrap] = t.ports.wrap;
   i[NDL_P_HotSpotCount] = static_cast<int64_t>(p.traffic.hotSpotNodes.size());
   i[NDL_P_ReportPairCount] = static_cast<int64_t>(p.reportPairs.size());
+  for (elab::NodeId n = 0; n < g.nodeCount; ++n) {
+    const int32_t e = static_cast<int32_t>(g.endpointsAt(n));
+    const size_t k = t.endpointRuns.size();
+    if (k > 0 && t.endpointRuns[k - 2] == e) {
+      ++t.endpointRuns[k - 1];
+    } else {
+      t.endpointRuns.push_back(e);
+      t.endpointRuns.push_back(1);
+    }
+  }
+  i[NDL_P_NumEndpoints] = static_cast<int64_t>(g.endpointCount());
+  i[NDL_P_NumEndpointRuns] = static_cast<int64_t>(t.endpointRuns.size() / 2);
 
   // Distances for the report: exact when cheap, else left to the runtime.
   i[NDL_P_Diameter] = -1;
@@ -210,6 +222,7 @@ std::string structuralKey(const SimulatorTables& tables) {
   append(out, "radices", t.radices);
   append(out, "hotNodes", t.hotNodes);
   append(out, "reportPairs", t.reportPairs);
+  append(out, "endpointRuns", t.endpointRuns);
   append(out, "vcClass", t.vcClass);
   append(out, "injVcClass", t.injVcClass);
   append(out, "classVcs", t.classVcs);

@@ -61,6 +61,17 @@ struct Graph {
 
   std::vector<NodeAttribute> attributes;
 
+  // Endpoints (terminals) per node, from (Endpoints r p) and (Concentration p); empty when the
+  // topology says nothing, every node then having one (docs/topologies.md, "Endpoints").
+  std::vector<uint8_t> endpoints;
+  uint32_t endpointsAt(NodeId n) const { return endpoints.empty() ? 1 : endpoints[n]; }
+  uint64_t endpointCount() const {
+    if (endpoints.empty()) return nodeCount;
+    uint64_t e = 0;
+    for (uint8_t p : endpoints) e += p;
+    return e;
+  }
+
   std::string name;  // "Torus 64 64"
 
   ChannelId outBegin(NodeId n) const { return outStart[n]; }

@@ -24,7 +24,10 @@ struct PortDesc {
 };
 
 struct NodeDesc {
-  std::vector<PortDesc> ports;  // network ports only; the PE port is added by the runtime
+  std::vector<PortDesc> ports;  // network ports only; the endpoints' ports are added by the runtime
+  // Endpoints (terminals) at this router, each with its own injection and ejection port:
+  // 0 for a switch; 1 in every network whose topology does not say otherwise.
+  int32_t endpoints = 1;
 };
 
 struct NetworkDesc {

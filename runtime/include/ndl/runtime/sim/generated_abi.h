@@ -29,7 +29,8 @@
   X(WaitBreakCount) /* ndl_wait_breaks' entries; -1: route a waiting header every clock */      \
   X(NumNodes) X(NumPorts) X(NumSignatures) X(NumNodeRuns) X(NumDims)                        \
   X(NumPortDims) X(Wrap) X(Diameter) X(HotSpotCount)                                            \
-  X(ReportPairCount)
+  X(ReportPairCount)                                                                             \
+  X(NumEndpoints) X(NumEndpointRuns)
 
 // Real parameters: ndl_params_f64[NDL_P_<Name>].
 #define NDL_ABI_F64_PARAMS(X) \
@@ -80,6 +81,10 @@ extern const int32_t ndl_node_runs[];
 extern const int32_t ndl_radices[];       // NumDims
 extern const int32_t ndl_hot_nodes[];     // HotSpotCount
 extern const int32_t ndl_report_pairs[];  // ReportPairCount * 2
+// The endpoints (terminals) of the routers in router order, run-length coded: NumEndpointRuns
+// pairs (endpoints of each router of the run, routers in the run); NumEndpoints in all.
+// Endpoint ids count up router by router: router r's are ep_begin[r] .. ep_begin[r+1]-1.
+extern const int32_t ndl_endpoint_runs[];
 extern const int32_t ndl_vc_class[];      // VirtualChannels: the class of each network VC
 extern const int32_t ndl_inj_vc_class[];  // InjectionVirtualChannels
 extern const int64_t ndl_class_vcs[];     // NumClasses: the VCs of each class as a bit mask
