@@ -3,6 +3,8 @@
 // routing is deadlock-free with the configured virtual channels.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -33,9 +35,15 @@ struct RoutingSummary {
 RoutingSummary hopsOnly(const FrontEndResult& r, uint32_t def) {
   RoutingSummary s;
   const elab::Graph& g = r.network->graph;
-  std::vector<elab::NodeId> sources = g.representatives;
+  // Between routers with endpoints, as the traces (a switch is no source or destination).
+  std::vector<elab::NodeId> sources;
+  for (elab::NodeId n : g.representatives)
+    if (g.terminal(n)) sources.push_back(n);
   if (sources.empty())
-    for (elab::NodeId n = 0; n < g.nodeCount; ++n) sources.push_back(n);
+    for (elab::NodeId n = 0; n < g.nodeCount; ++n)
+      if (g.terminal(n)) sources.push_back(n);
+  uint64_t dests = 0;
+  for (elab::NodeId n = 0; n < g.nodeCount; ++n) dests += g.terminal(n);
   if (static_cast<uint64_t>(sources.size()) * g.nodeCount > 400'000'000ULL) {
     s.note = "too many pairs to evaluate";
     return s;
@@ -43,7 +51,7 @@ RoutingSummary hopsOnly(const FrontEndResult& r, uint32_t def) {
   uint64_t sum = 0;
   for (elab::NodeId src : sources) {
     for (elab::NodeId dst = 0; dst < g.nodeCount; ++dst) {
-      if (dst == src) continue;
+      if (dst == src || !g.terminal(dst)) continue;
       elab::Value args[3] = {elab::Value::integer(src), elab::Value::integer(dst),
                              elab::Value::integer(src)};
       std::optional<elab::Value> h =
@@ -54,7 +62,8 @@ RoutingSummary hopsOnly(const FrontEndResult& r, uint32_t def) {
     }
   }
   s.known = true;
-  s.avgHops = static_cast<double>(sum) / (static_cast<double>(sources.size()) * (g.nodeCount - 1));
+  if (dests > 1)
+    s.avgHops = static_cast<double>(sum) / (static_cast<double>(sources.size()) * (dests - 1));
   // A hop formula (RDT's sum of per-rank hops, spec 3.1) need not count a
   // real path, so it says nothing about minimality: s.minimal stays unset.
   s.method = g.representatives.empty() ? "hop formula, all pairs"
@@ -129,11 +138,28 @@ int runInfo(const InfoOptions& options) {
 
   const sema::Parameters& p = r.checked->params;
   const double memory = simulatorMemoryBytes(r);
+  // Endpoints: how many, at how many routers, the fewest and most at a router with any.
+  uint64_t switches = 0;
+  uint32_t concMin = UINT32_MAX, concMax = 0;
+  for (elab::NodeId v = 0; v < g.nodeCount; ++v) {
+    const uint32_t e = g.endpointsAt(v);
+    if (e == 0) {
+      ++switches;
+      continue;
+    }
+    concMin = std::min(concMin, e);
+    concMax = std::max(concMax, e);
+  }
   bool distOk = dist.status == elab::AnalysisStatus::kOk;
   if (options.json) {
     json j;
     j["network"] = g.name;
     j["nodes"] = g.nodeCount;
+    j["routers"] = g.nodeCount;
+    j["endpoints"] = g.endpointCount();
+    j["switches"] = switches;  // routers without endpoints
+    j["concentration_min"] = concMin;  // endpoints at a router that has any
+    j["concentration_max"] = concMax;
     j["links"] = g.linkCount();
     j["channels"] = g.channels.size();
     json attrs = json::array();
@@ -171,6 +197,12 @@ int runInfo(const InfoOptions& options) {
   } else {
     std::cout << fmt::format("network           {}\n", g.name);
     std::cout << fmt::format("nodes             {}\n", g.nodeCount);
+    if (!g.endpoints.empty())
+      std::cout << fmt::format(
+          "endpoints         {} at {} routers ({} per router){}\n", g.endpointCount(),
+          g.nodeCount - switches,
+          concMin == concMax ? fmt::format("{}", concMin) : fmt::format("{} to {}", concMin, concMax),
+          switches ? fmt::format(", {} switches", switches) : "");
     std::cout << fmt::format("links             {} ({} channels)\n", g.linkCount(), g.channels.size());
     std::cout << fmt::format("degree            {} to {}\n", degree.min, degree.max);
     if (distOk) {

@@ -41,7 +41,7 @@ void checkPatternFile(FrontEndResult& result, SourceManager& sources, Diagnostic
 
   const bool wholePacket = p.flowControl != sema::EnumId::FlowControl_Wormhole;
   const rt::PatternLimits limits = rt::patternLimits(
-      static_cast<int32_t>(result.network->graph.nodeCount), p.packetPerMessage,
+      static_cast<int32_t>(result.network->graph.endpointCount()), p.packetPerMessage,
       p.channelWidthBits, p.packetPerMessage ? 0 : p.dataBits, wholePacket, p.bufferFlits);
   std::vector<rt::PatternError> errors;
   if (fs::is_directory(absolute, ec)) {

@@ -30,6 +30,7 @@ void checkRouterLimits(const FrontEndResult& result, DiagnosticEngine& diags) {
   const elab::Graph& g = result.network->graph;
   // A node's ports as the simulator lays them out: one per output channel (a two-way link's
   // port serves both directions) and one per input channel without a reverse (one-way in).
+  // Each endpoint adds a port (its injection and ejection) with InjectionVirtualChannels VCs.
   uint32_t ports = 0;
   elab::NodeId widest = 0;
   std::vector<uint32_t> inOnly(g.nodeCount, 0);
@@ -37,10 +38,29 @@ void checkRouterLimits(const FrontEndResult& result, DiagnosticEngine& diags) {
     if (ch.reverse == elab::kNoChannel) ++inOnly[ch.dst];
   for (elab::NodeId u = 0; u < g.nodeCount; ++u) {
     const uint32_t k = g.outDegree(u) + inOnly[u];
-    if (k > ports) {
+    if (k + g.endpointsAt(u) > ports + g.endpointsAt(widest)) {
       ports = k;
       widest = u;
     }
+  }
+  const uint32_t endpoints = g.endpointsAt(widest);
+  if (!g.endpoints.empty()) {
+    diags.report(DiagKind::NoEffectYet, p.topology.call->range,
+                 fmt::format("{} places its endpoints itself ({} at {} routers); the simulator "
+                             "runs one endpoint per router only",
+                             g.name, g.endpointCount(), g.nodeCount))
+        .withHint("ndlc info and ndlc check analyse it; simulate a network with one endpoint "
+                  "per router");
+    return;
+  }
+  if (!g.endpoints.empty() && ports + endpoints > static_cast<uint32_t>(rt::kMaxPorts)) {
+    diags.report(DiagKind::TooManyPorts, p.topology.call->range,
+                 fmt::format("router {} has {} ports and {} endpoints; a simulator's router has "
+                             "at most {} ports, an endpoint taking one",
+                             widest, ports, endpoints, rt::kMaxPorts))
+        .withHint("ndlc info analyses such a network; a simulation needs fewer ports or "
+                  "endpoints per router");
+    return;
   }
   if (ports + 1 > static_cast<uint32_t>(rt::kMaxPorts)) {
     diags.report(DiagKind::TooManyPorts, p.topology.call->range,
@@ -50,7 +70,18 @@ void checkRouterLimits(const FrontEndResult& result, DiagnosticEngine& diags) {
         .withHint("ndlc info analyses such a network; a simulation needs fewer ports per node");
     return;
   }
-  const int64_t vcs = static_cast<int64_t>(ports) * p.virtualChannels + p.injectionVirtualChannels;
+  const int64_t vcs = static_cast<int64_t>(ports) * p.virtualChannels +
+                     static_cast<int64_t>(endpoints) * p.injectionVirtualChannels;
+  if (!g.endpoints.empty() && vcs > rt::kMaxLocalVcs) {
+    const SourceRange at = p.where[static_cast<size_t>(sema::FormId::VirtualChannels)];
+    diags.report(DiagKind::TooManyVirtualChannels, at.valid() ? at : p.topology.call->range,
+                 fmt::format("{} ports x {} virtual channels + {} endpoints x {} make {} input "
+                             "VCs at router {}; a simulator's router has at most {}",
+                             ports, p.virtualChannels, endpoints, p.injectionVirtualChannels, vcs,
+                             widest, rt::kMaxLocalVcs))
+        .withHint("fewer VirtualChannels or InjectionVirtualChannels");
+    return;
+  }
   if (vcs > rt::kMaxLocalVcs) {
     const SourceRange at = p.where[static_cast<size_t>(sema::FormId::VirtualChannels)];
     diags.report(DiagKind::TooManyVirtualChannels, at.valid() ? at : p.topology.call->range,
@@ -156,6 +187,18 @@ void checkDeadlock(FrontEndResult& result, DiagnosticEngine& diags, elab::Evalua
                   "set out of its range) stops the simulation with a routing error instead; on "
                   "a smaller network, or with fewer random outcomes, the check traces them all")
         .note(routing.nameRange, "routing defined here");
+  }
+  if (traced.status == elab::AnalysisStatus::kOk && traced.hopsDiffer > 0) {
+    diags.report(DiagKind::HopsMismatch, routing.hopsRange,
+                 fmt::format("routing {}'s (Hops ...) gives {} hop{} from node {} to node {}, but "
+                             "its route there takes {}; {} pair{} of {} differ",
+                             routing.name, traced.differDeclared,
+                             traced.differDeclared == 1 ? "" : "s", traced.differSrc,
+                             traced.differDst, traced.differTraced, traced.hopsDiffer,
+                             traced.hopsDiffer == 1 ? "" : "s", params.topology.text))
+        .withHint("ndlc info reports the formula as the routing's hops: make it count the "
+                  "route's hops, or write (NominalHops e) for a figure that is not the route's "
+                  "length");
   }
   if (!result.deadlock) return;
   const elab::DeadlockResult& d = *result.deadlock;

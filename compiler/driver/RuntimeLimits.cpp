@@ -151,15 +151,17 @@ class LimitChecker {
   }
 
   void reportPairs() {
-    const int64_t n = graph_.nodeCount;
+    // Pairs name endpoints, which are the nodes where every router has one.
+    const int64_t n = static_cast<int64_t>(graph_.endpointCount());
+    const char* what = graph_.endpoints.empty() ? "node" : "endpoint";
     for (const sema::NodePair& pair : p_.reportPairs) {
       for (int64_t node : {pair.src, pair.dst}) {
         if (node < n) continue;
         diags_
             .report(DiagKind::OutOfRange, pair.range,
-                    fmt::format("report pair ({} {}) names node {}, but {} has nodes 0 to {}",
-                                pair.src, pair.dst, node, graph_.name, n - 1))
-            .withHint("name two nodes of this network, source first");
+                    fmt::format("report pair ({} {}) names {} {}, but {} has {}s 0 to {}",
+                                pair.src, pair.dst, what, node, graph_.name, what, n - 1))
+            .withHint(fmt::format("name two {}s of this network, source first", what));
         break;
       }
     }

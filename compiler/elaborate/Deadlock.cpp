@@ -68,9 +68,10 @@ class Builder {
       // Not invariant after all: every destination.
       translations_.clear();
       dests.clear();
-      for (NodeId d = 0; d < g_.nodeCount; ++d) dests.push_back(d);
+      for (NodeId d = 0; d < g_.nodeCount; ++d)
+        if (g_.terminal(d)) dests.push_back(d);
       out_.method = fmt::format("all destinations ({}); translation was tried and did not hold",
-                                g_.nodeCount);
+                                dests.size());
       // The estimate above counted the representatives only.
       out_.estimatedWork =
           (dests.size() + samples_.size()) * states * outcomes * (fns_.waits ? 2 : 1);
@@ -134,7 +135,9 @@ class Builder {
   std::vector<NodeId> plan() {
     std::vector<NodeId> dests;
     const SymmetryVerdict verdict = symmetryVerdict(g_, fns_, limits_);
-    const bool symmetric = verdict.use && !g_.radices.empty() && !g_.representatives.empty();
+    // Switches are no destination: translations would map them onto routers that are.
+    const bool symmetric = verdict.use && !g_.radices.empty() && !g_.representatives.empty() &&
+                           !g_.hasSwitches();
     uint64_t product = 1;
     for (int64_t r : g_.radices) product *= static_cast<uint64_t>(r);
     if (symmetric && product == g_.nodeCount) {
@@ -160,8 +163,9 @@ class Builder {
                                 dests.size() == 1 ? "" : "s", translations_.size());
       return dests;
     }
-    for (NodeId d = 0; d < g_.nodeCount; ++d) dests.push_back(d);
-    out_.method = fmt::format("all destinations ({})", g_.nodeCount);
+    for (NodeId d = 0; d < g_.nodeCount; ++d)
+      if (g_.terminal(d)) dests.push_back(d);
+    out_.method = fmt::format("all destinations ({})", dests.size());
     notTranslated_ = verdict.why;
     if (!notTranslated_.empty()) out_.method += "; not by translation: " + notTranslated_;
     return dests;
@@ -264,7 +268,7 @@ class Builder {
          ++first) {
       const NodeId last = fns_.readsSource ? first : g_.nodeCount - 1;
       for (NodeId s = first; s <= last && out_.errors.empty(); ++s) {
-        if (s == d) continue;
+        if (s == d || !g_.terminal(s)) continue;
         const Hop in{kNoChannel, 0};
         if (!initialStates(fns_, s, d, initials_)) {
           tooManyInitials(s, d);

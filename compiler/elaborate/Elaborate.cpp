@@ -152,10 +152,23 @@ bool layoutHeader(const sema::Definition& routing, uint32_t def, SourceRange sit
 bool checkTraffic(const sema::Parameters& p, const Graph& g, DiagnosticEngine& diags) {
   const SourceRange at = p.where[static_cast<size_t>(sema::FormId::TrafficPattern)];
   if (!at.valid()) return true;  // the default, Uniform, fits every network
-  const int64_t n = g.nodeCount;
+  // Patterns number endpoints; coordinates are the routers', so the patterns that move along
+  // dimensions need one endpoint per router.
+  const int64_t n = static_cast<int64_t>(g.endpointCount());
   const bool powerOfTwo = n > 0 && (n & (n - 1)) == 0;
   const std::string_view name = sema::enumInfo(p.traffic.pattern).name;
+  const bool oneEach = g.endpoints.empty();
   switch (p.traffic.pattern) {
+    case sema::EnumId::Traffic_Tornado:
+    case sema::EnumId::Traffic_Neighbor:
+      if (oneEach) return true;
+      diags.report(DiagKind::OutOfRange, at,
+                   fmt::format("{} moves along the routers' dimensions, but {} has {} endpoints "
+                               "on {} routers",
+                               name, g.name, n, g.nodeCount))
+          .withHint("use Uniform, a bit pattern on 2^k endpoints, or a pattern file over the "
+                    "endpoints");
+      return false;
     case sema::EnumId::Traffic_BitReversal:
     case sema::EnumId::Traffic_BitComplement:
     case sema::EnumId::Traffic_Shuffle:
@@ -167,7 +180,9 @@ bool checkTraffic(const sema::Parameters& p, const Graph& g, DiagnosticEngine& d
                     "2^k nodes, or Uniform, Tornado or Neighbor");
       return false;
     case sema::EnumId::Traffic_Transpose:
-      if (powerOfTwo || (g.radices.size() == 2 && g.radices[0] == g.radices[1])) return true;
+      if (powerOfTwo ||
+          (oneEach && g.radices.size() == 2 && g.radices[0] == g.radices[1]))
+        return true;
       diags.report(DiagKind::OutOfRange, at,
                    fmt::format("Transpose needs a square 2-D network or a power-of-two node "
                                "count; {} has {} nodes",
@@ -178,8 +193,12 @@ bool checkTraffic(const sema::Parameters& p, const Graph& g, DiagnosticEngine& d
       for (int64_t hot : p.traffic.hotSpotNodes) {
         if (hot >= 0 && hot < n) continue;
         diags.report(DiagKind::OutOfRange, at,
-                     fmt::format("hot-spot node {} does not exist: {} has nodes 0 to {}", hot,
-                                 g.name, n - 1))
+                     oneEach ? fmt::format("hot-spot node {} does not exist: {} has nodes 0 "
+                                           "to {}",
+                                           hot, g.name, n - 1)
+                             : fmt::format("hot-spot endpoint {} does not exist: {} has "
+                                           "endpoints 0 to {}",
+                                           hot, g.name, n - 1))
             .withHint("name nodes of this network in (Nodes ...)");
         return false;
       }
@@ -487,6 +506,15 @@ std::optional<Network> elaborate(const sema::CheckedProgram& program, Evaluator&
     bad = true;
   }
   if (bad) return std::nullopt;
+  if (net.graph.endpointCount() == 0) {
+    diags.report(DiagKind::NoEndpoints, site,
+                 fmt::format("{} has no endpoints: every router is a switch, so no traffic "
+                             "has a source or a destination",
+                             net.graph.name))
+        .withHint("give the routers that terminals attach to endpoints: (Endpoints r p), or "
+                  "(Concentration p) for every router not named");
+    return std::nullopt;
+  }
   describeNetwork(net.graph, evaluator.network());
   if (!checkTraffic(p, net.graph, diags)) return std::nullopt;
 
@@ -692,6 +720,18 @@ RouteFunctions routeFunctions(const Network& network, const sema::DefinitionTabl
                              !network.graph.representatives.empty() && defs.defs[def].hasRoute &&
                              usedClasses <= 1 && !fns.readsSource && !fns.hasHeader;
   fns.work = [&evaluator] { return evaluator.work(); };
+  if (routing->hops && !routing->hopsNominal) {
+    fns.declaredHops = [routing, def, &evaluator, &failed](NodeId src,
+                                                          NodeId dst) -> std::optional<int64_t> {
+      Value args[3] = {Value::integer(src), Value::integer(dst), Value::integer(src)};
+      std::optional<Value> h = evaluator.callExpr(def, *routing->hops, args);
+      if (!h) {
+        failed = true;
+        return std::nullopt;
+      }
+      return h->a;
+    };
+  }
   return fns;
 }
 

@@ -708,6 +708,50 @@ void Evaluator::exec(const Expr& e, Value* frame) {
       b.attributes.push_back({static_cast<NodeId>(n), e.text, num(1)});
       return;
     }
+    case Op::StmtEndpoints: {
+      TopologyBuilder& b = needBuilder();
+      if (!b.nodesDeclared()) fail(e, "declare (Nodes n) before placing endpoints");
+      const int64_t r = num(0), p = num(1);
+      if (r < 0 || r >= b.nodeCount())
+        throw EvalError{e.range,
+                        fmt::format("endpoints at router {}, which does not exist (the network "
+                                    "has routers 0 to {})",
+                                    r, b.nodeCount() - 1),
+                        DiagKind::BadEndpoint,
+                        "an endpoint attaches to a router of the network; check the arithmetic "
+                        "of the router's number"};
+      if (p < 0 || p > kMaxEndpointsPerRouter)
+        throw EvalError{e.range,
+                        fmt::format("router {} is given {} endpoints; a router has 0 (a switch) "
+                                    "to {}",
+                                    r, p, kMaxEndpointsPerRouter),
+                        DiagKind::BadEndpoint, "(Endpoints r 0) makes router r a switch"};
+      if (b.endpoints.empty()) b.endpoints.assign(static_cast<size_t>(b.nodeCount()), -1);
+      int16_t& slot = b.endpoints[static_cast<size_t>(r)];
+      if (slot >= 0)
+        throw EvalError{e.range,
+                        fmt::format("the endpoints of router {} are stated twice ({} and {})", r,
+                                    slot, p),
+                        DiagKind::BadEndpoint, "state each router's endpoints once"};
+      slot = static_cast<int16_t>(p);
+      return;
+    }
+    case Op::StmtConcentration: {
+      TopologyBuilder& b = needBuilder();
+      const int64_t p = num(0);
+      if (b.concentration)
+        fail(e, fmt::format("the concentration is declared twice ({} and {})", *b.concentration,
+                            p));
+      if (p < 0 || p > kMaxEndpointsPerRouter)
+        throw EvalError{e.range,
+                        fmt::format("a concentration of {} endpoints per router; a router has "
+                                    "0 (a switch) to {}",
+                                    p, kMaxEndpointsPerRouter),
+                        DiagKind::BadEndpoint, "(Concentration 0) makes the routers not named by "
+                        "(Endpoints r p) switches"};
+      b.concentration = p;
+      return;
+    }
     case Op::StmtRequire:
       if (!num(0)) throw EvalError{e.range, e.text, DiagKind::OutOfRange, ""};
       return;

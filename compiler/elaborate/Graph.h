@@ -65,6 +65,13 @@ struct Graph {
   // topology says nothing, every node then having one (docs/topologies.md, "Endpoints").
   std::vector<uint8_t> endpoints;
   uint32_t endpointsAt(NodeId n) const { return endpoints.empty() ? 1 : endpoints[n]; }
+  // A router terminals attach to: the analyses trace routes between these only.
+  bool terminal(NodeId n) const { return endpoints.empty() || endpoints[n] != 0; }
+  bool hasSwitches() const {
+    for (uint8_t p : endpoints)
+      if (p == 0) return true;
+    return false;
+  }
   uint64_t endpointCount() const {
     if (endpoints.empty()) return nodeCount;
     uint64_t e = 0;

@@ -149,6 +149,40 @@ DistanceStats allPairs(const Graph& g, const Limits& limits) {
   return s;
 }
 
+// With switches: distances between the routers terminals attach to, one BFS from each.
+DistanceStats betweenTerminals(const Graph& g, const Limits& limits) {
+  const NodeId n = g.nodeCount;
+  std::vector<NodeId> terminals;
+  for (NodeId v = 0; v < n; ++v)
+    if (g.terminal(v)) terminals.push_back(v);
+  DistanceStats s;
+  s.method = fmt::format("BFS from each of {} routers with endpoints", terminals.size());
+  s.estimatedWork = terminals.size() * (g.channels.size() + n);
+  if (terminals.size() > limits.maxAllPairsNodes || s.estimatedWork > limits.maxBfsWork) {
+    s.status = AnalysisStatus::kTooLarge;
+    s.message = fmt::format(
+        "network of {} routers with endpoints is too large for exact distances between them; "
+        "estimated {} operations (limit {})",
+        terminals.size(), s.estimatedWork, limits.maxBfsWork);
+    return s;
+  }
+  Bfs bfs(g);
+  UInt128 sum = 0;
+  uint32_t diameter = 0;
+  for (NodeId from : terminals) {
+    const Bfs::Result res = bfs.run(from);
+    if (res.reached != n) return disconnected(bfs, from, s.method);
+    for (NodeId to : terminals) {
+      sum += bfs.dist()[to];
+      diameter = std::max(diameter, bfs.dist()[to]);
+    }
+  }
+  s.diameter = diameter;
+  const uint64_t t = terminals.size();
+  if (t > 1) s.avgDistance = *Ratio::make128(sum, static_cast<UInt128>(t) * (t - 1));
+  return s;
+}
+
 bool validRadices(std::span<const int64_t> radices, UInt128& nodes) {
   nodes = 1;
   for (int64_t k : radices) {
@@ -173,6 +207,7 @@ DistanceStats graphDistances(const Graph& g, const Limits& limits) {
     s.method = "single node";
     return s;
   }
+  if (g.hasSwitches()) return betweenTerminals(g, limits);
   const bool repsValid =
       !g.representatives.empty() && std::all_of(g.representatives.begin(), g.representatives.end(),
                                                 [&](NodeId r) { return r < g.nodeCount; });

@@ -77,8 +77,12 @@ std::vector<NodeId> routeSources(const Graph& g, const RouteFunctions& fns, cons
                                  std::string* why) {
   SymmetryVerdict verdict = symmetryVerdict(g, fns, limits);
   if (why) *why = std::move(verdict.why);
-  if (verdict.use) return g.representatives;
-  return {};
+  if (!verdict.use) return {};
+  // Representatives stand for sources: those at switches send nothing.
+  std::vector<NodeId> reps;
+  for (NodeId r : g.representatives)
+    if (g.terminal(r)) reps.push_back(r);
+  return reps;
 }
 
 std::optional<std::string> WorkBudget::over(uint64_t done, uint64_t total, std::string_view what,
@@ -108,9 +112,14 @@ RoutingStats routingHops(const Graph& g, const RouteFunctions& fns, const Limits
   }
   std::string notTranslated;
   const std::vector<NodeId> reps = routeSources(g, fns, limits, &notTranslated);
-  const uint64_t sourceCount = reps.empty() ? n : reps.size();
-  auto sourceAt = [&](uint64_t i) { return reps.empty() ? static_cast<NodeId>(i) : reps[i]; };
-  s.method = reps.empty() ? fmt::format("all pairs ({} sources)", n)
+  // Routes run between routers with endpoints: a switch is neither source nor destination.
+  std::vector<NodeId> sources = reps;
+  if (sources.empty())
+    for (NodeId v = 0; v < n; ++v)
+      if (g.terminal(v)) sources.push_back(v);
+  const uint64_t sourceCount = sources.size();
+  auto sourceAt = [&](uint64_t i) { return sources[i]; };
+  s.method = reps.empty() ? fmt::format("all pairs ({} sources)", sourceCount)
                           : fmt::format("representatives ({} source{})", reps.size(),
                                         reps.size() == 1 ? "" : "s");
   if (!notTranslated.empty()) s.method += "; not by translation: " + notTranslated;
@@ -169,7 +178,7 @@ RoutingStats routingHops(const Graph& g, const RouteFunctions& fns, const Limits
     }
     const std::vector<uint32_t>& dist = bfs.dist();
     for (NodeId dst = 0; dst < n; ++dst) {
-      if (dst == src) continue;
+      if (dst == src || !g.terminal(dst)) continue;
       if (!initialStates(fns, src, dst, initials)) {
         s.status = AnalysisStatus::kTooLarge;
         s.message = fmt::format("a packet from node {} to node {} may start in more than {} "
@@ -188,6 +197,9 @@ RoutingStats routingHops(const Graph& g, const RouteFunctions& fns, const Limits
       }
       UInt128 pairSum = 0;
       double pairMean = 0;
+      std::optional<int64_t> declared;
+      if (fns.declaredHops) declared = fns.declaredHops(src, dst);
+      bool differs = false;
       for (const InitialState& init : initials) {
         if (s.errors.size() >= limits.maxErrors) break;
         uint32_t hops = 0;
@@ -199,6 +211,15 @@ RoutingStats routingHops(const Graph& g, const RouteFunctions& fns, const Limits
         pairSum += static_cast<UInt128>(pairDen / init.denominator) * hops;
         pairMean += static_cast<double>(hops) / static_cast<double>(init.denominator);
         s.maxHops = std::max(s.maxHops, hops);
+        if (declared && *declared != static_cast<int64_t>(hops) && !differs) {
+          differs = true;
+          if (s.hopsDiffer++ == 0) {
+            s.differSrc = src;
+            s.differDst = dst;
+            s.differDeclared = *declared;
+            s.differTraced = hops;
+          }
+        }
         if (hops != dist[dst] && s.minimal) {
           s.minimal = false;
           s.longSrc = src;
@@ -228,6 +249,7 @@ RoutingStats routingHops(const Graph& g, const RouteFunctions& fns, const Limits
     s.message = s.errors.front().message;
     return s;
   }
+  if (pairs == 0) return s;  // endpoints at one router only: no route crosses the network
   std::optional<Ratio> mean = exact && den <= ~UInt128{0} / std::max<uint64_t>(pairs, 1)
                                  ? Ratio::make128(hopSum, den * pairs)
                                  : std::nullopt;

@@ -82,6 +82,9 @@ struct RouteFunctions {
   // spanning tree climbed by recursion), so the analyses bound their work in
   // steps as well as in calls.
   std::function<uint64_t()> work;
+  // The routing's (Hops e) for a pair, when it declares one: the trace compares every route
+  // with it (RoutingStats::hopsDiffer). Empty: nothing to compare.
+  std::function<std::optional<int64_t>(NodeId src, NodeId dst)> declaredHops;
 };
 
 // Bounds an analysis's routing calls by the evaluation steps they spend
@@ -207,6 +210,12 @@ struct RoutingStats {
   // The first route found longer than the distance, when !minimal.
   NodeId longSrc = 0, longDst = 0;
   uint32_t longHops = 0, longDistance = 0;
+
+  // Pairs whose traced route differs from RouteFunctions::declaredHops, and the first.
+  uint64_t hopsDiffer = 0;
+  NodeId differSrc = 0, differDst = 0;
+  int64_t differDeclared = 0;
+  uint32_t differTraced = 0;
 
   std::vector<RouteError> errors;  // at most limits.maxErrors
   std::string method;              // "representatives (1 source)", "all pairs (4096 sources)"

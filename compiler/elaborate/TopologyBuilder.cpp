@@ -102,6 +102,15 @@ Graph TopologyBuilder::finish(std::string name) {
   g.radices = radices;
   g.representatives = representatives;
   g.attributes = std::move(attributes);
+  if (concentration || !endpoints.empty()) {
+    g.endpoints.assign(g.nodeCount, static_cast<uint8_t>(concentration.value_or(1)));
+    for (size_t n = 0; n < endpoints.size(); ++n)
+      if (endpoints[n] >= 0) g.endpoints[n] = static_cast<uint8_t>(endpoints[n]);
+    // The layout of every network before endpoints existed: kept as "not stated", so that
+    // such programs build exactly as before.
+    if (std::all_of(g.endpoints.begin(), g.endpoints.end(), [](uint8_t p) { return p == 1; }))
+      g.endpoints.clear();
+  }
   // Dimensions without a declared name get x, y, z, d3, d4, ...
   uint32_t dims = 0;
   for (const Channel& c : g.channels) dims = std::max<uint32_t>(dims, c.dim + 1u);

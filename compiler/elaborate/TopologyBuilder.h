@@ -15,6 +15,8 @@ namespace ndl::elab {
 inline constexpr int64_t kMaxNodes = int64_t{1} << 24;
 inline constexpr int64_t kMaxChannels = int64_t{1} << 28;
 inline constexpr uint32_t kMaxPortsPerNode = 64;
+// Endpoints at one router; the simulator's own limit on ports and VCs is checked at build.
+inline constexpr int64_t kMaxEndpointsPerRouter = 64;
 
 class TopologyBuilder {
  public:
@@ -37,6 +39,10 @@ class TopologyBuilder {
   std::vector<std::string> dimNames;
   std::vector<NodeId> representatives;
   std::vector<NodeAttribute> attributes;
+  // (Endpoints r p) per router (-1: not stated) and (Concentration p), the count of the
+  // routers not stated; both unset: one endpoint at every router (Graph::endpoints empty).
+  std::vector<int16_t> endpoints;
+  std::optional<int64_t> concentration;
   std::optional<int64_t> diameter;
   std::optional<Rational> averageDistance;
   std::string defaultRouting;

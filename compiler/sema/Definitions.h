@@ -93,6 +93,10 @@ struct Definition {
   // Routing: (Hops e) gives the hop count of a pair directly; hasRoute is
   // false when the routing gives only that, no port-by-port choice.
   std::optional<Expr> hops;
+  // (NominalHops e): a figure other than the route's length (RDT's sum of per-rank hops),
+  // which the trace then does not compare with the routes; hopsRange: the form.
+  bool hopsNominal = false;
+  SourceRange hopsRange;
   bool hasRoute = true;
   // Routing: its VC classes, (Require c "message") checks evaluated with the
   // configuration, and (DefaultSelection Name).

@@ -49,6 +49,7 @@ enum class Op : uint8_t {
   Seq, For /* slot, kids {from, to, body} */, When, StmtNodes, StmtRadices, StmtDimNames,
   StmtLink, StmtUniLink, StmtRepresentatives, StmtDiameter, StmtAverage, StmtDefaultRouting,
   StmtRequire /* text: the message */, StmtAttribute /* text: the name */,
+  StmtEndpoints /* (Endpoints router p) */, StmtConcentration /* (Concentration p) */,
   Linked,  // (linked a b): is there already a link from a to b?
   // the configuration (VirtualChannels, InjectionVirtualChannels, Avoid)
   Vcs, InjectionVcs, Avoiding, RecoveryTimeout,

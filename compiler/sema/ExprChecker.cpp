@@ -107,6 +107,8 @@ const std::unordered_map<std::string_view, Op>& statements() {
       {"DefaultRouting", Op::StmtDefaultRouting},
       {"Require", Op::StmtRequire},
       {"NodeAttribute", Op::StmtAttribute},
+      {"Endpoints", Op::StmtEndpoints},
+      {"Concentration", Op::StmtConcentration},
   };
   return table;
 }
@@ -366,7 +368,9 @@ class Checker {
         const Node& c = form.children[i];
         if (c.head() == "HeaderField") {
           headerField(d, c);
-        } else if (c.head() == "Hops" && c.children.size() == 2) {
+        } else if ((c.head() == "Hops" || c.head() == "NominalHops") && c.children.size() == 2) {
+          d.hopsNominal = c.head() == "NominalHops";
+          d.hopsRange = c.range;
           // A hop formula is evaluated per pair of nodes, not per packet:
           // it sees current, dest and source only.
           auto savedScope = scope_;
@@ -937,6 +941,14 @@ class Checker {
         break;
       case Op::StmtAverage:
         if (args(1, 1)) typed(1, Type::Real);
+        break;
+      case Op::StmtEndpoints:  // (Endpoints router p)
+        if (!args(2, 2)) break;
+        typed(1, Type::Node);
+        typed(2, Type::Int);
+        break;
+      case Op::StmtConcentration:  // (Concentration p)
+        if (args(1, 1)) typed(1, Type::Int);
         break;
       case Op::StmtRequire:  // (Require condition "message")
         if (!args(2, 2)) break;

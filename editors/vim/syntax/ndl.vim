@@ -47,7 +47,7 @@ let s:forms = ['Topology', 'FlowControlMethod', 'NetworkChannelWidth',
       \ 'TrafficPattern', 'RouterFrequency', 'LinkDelay', 'CreditDelay',
       \ 'Seed', 'WarmupMessages', 'MeasuredMessages', 'SimulationTime',
       \ 'ReportPairs', 'Sweep', 'import', 'Nodes', 'Link',
-      \ 'UnidirectionalLink']
+      \ 'UnidirectionalLink', 'Endpoints', 'Concentration']
 " END GENERATED forms
 " BEGIN GENERATED enums (editors/sync_names.py --write)
 let s:enums = ['StoreAndForward', 'Wormhole', 'VirtualCutThrough',

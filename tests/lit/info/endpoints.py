@@ -1,0 +1,173 @@
+"""endpoints.py NDLC DIR: networks whose routers carry 0..p endpoints.
+
+For each network `ndlc info --json` must give the router and endpoint counts, and the
+diameter and mean distance between routers with endpoints, that an independent model built
+here gives (its own wiring and BFS, not NDL's), together with the closed forms the topology
+declares; the stdlib routing must trace minimal routes whose maximum is the diameter, and be
+proved deadlock-free.
+Prints one line per check; exits non-zero at the first failure.
+"""
+import collections
+import json
+import pathlib
+import subprocess
+import sys
+from fractions import Fraction
+
+NDLC, OUT = sys.argv[1], pathlib.Path(sys.argv[2])
+OUT.mkdir(parents=True, exist_ok=True)
+
+
+def check(what, ok, detail=""):
+    print(f"{'ok' if ok else 'FAILED'}: {what}{' (' + detail + ')' if detail else ''}")
+    if not ok:
+        sys.exit(1)
+
+
+def info(name, topology, *forms):
+    src = OUT / f"{name}.ndl"
+    src.write_text(f"(Topology {topology})\n" + "\n".join(forms) + "\n")
+    p = subprocess.run([NDLC, "info", "--json", str(src)], capture_output=True, text=True)
+    check(f"{name}: ndlc info runs", p.returncode == 0, p.stderr.strip())
+    return json.loads(p.stdout)
+
+
+def distances(adj, terminals):
+    """Diameter and mean distance over ordered pairs of distinct terminal routers."""
+    total, pairs, diameter = 0, 0, 0
+    for s in terminals:
+        dist = {s: 0}
+        queue = collections.deque([s])
+        while queue:
+            u = queue.popleft()
+            for v in adj[u]:
+                if v not in dist:
+                    dist[v] = dist[u] + 1
+                    queue.append(v)
+        for t in terminals:
+            if t != s:
+                total += dist[t]
+                pairs += 1
+                diameter = max(diameter, dist[t])
+    return diameter, Fraction(total, pairs)
+
+
+def fat_tree(k, n):
+    """k-ary n-tree: switches (level, w) with w of n-1 base-k digits; (w, l) and (w', l+1)
+    are linked when they differ in digit l only. Leaves carry k endpoints each."""
+    s = k ** (n - 1)
+    adj = collections.defaultdict(set)
+    for level in range(n - 1):
+        for w in range(s):
+            digit = (w // k ** level) % k
+            for v in range(k):
+                up = w + (v - digit) * k ** level
+                adj[level * s + w].add((level + 1) * s + up)
+                adj[(level + 1) * s + up].add(level * s + w)
+    return adj, list(range(s)), n * s, k * s
+
+
+def cmesh(kx, ky):
+    adj = collections.defaultdict(set)
+    for y in range(ky):
+        for x in range(kx):
+            v = x + kx * y
+            if x + 1 < kx:
+                adj[v].add(v + 1), adj[v + 1].add(v)
+            if y + 1 < ky:
+                adj[v].add(v + kx), adj[v + kx].add(v)
+    return adj, list(range(kx * ky)), kx * ky
+
+
+for k, n in [(2, 2), (2, 4), (4, 2), (4, 3), (3, 3)]:
+    name = f"fattree_{k}_{n}"
+    j = info(name, f"(FatTree {k} {n})")
+    adj, leaves, routers, endpoints = fat_tree(k, n)
+    d, avg = distances(adj, leaves)
+    check(f"{name}: {routers} routers", j["routers"] == routers, str(j["routers"]))
+    check(f"{name}: {endpoints} endpoints", j["endpoints"] == endpoints, str(j["endpoints"]))
+    check(f"{name}: {routers - len(leaves)} switches", j["switches"] == routers - len(leaves))
+    check(f"{name}: {k} endpoints per leaf",
+          j["concentration_min"] == k and j["concentration_max"] == k)
+    check(f"{name}: diameter {d} = 2(n-1)", j["diameter"] == d == 2 * (n - 1), str(j["diameter"]))
+    check(f"{name}: mean distance {float(avg):.6g}", abs(j["avg_distance"] - float(avg)) < 1e-9,
+          str(j["avg_distance"]))
+    check(f"{name}: closed forms equal the BFS",
+          j["closed_form_diameter"] == d and abs(j["closed_form_avg_distance"] - float(avg)) < 1e-9)
+    check(f"{name}: up*/down* routes are minimal, at most {d} hops",
+          j["routing"] == "FatTreeUpDown" and j["routing_minimal"] is True
+          and j["routing_max_hops"] == d and abs(j["routing_avg_hops"] - float(avg)) < 1e-9)
+    check(f"{name}: up*/down* is deadlock-free by the static check", j["deadlock_free"] is True,
+          j.get("deadlock_note", ""))
+
+for kx, ky, c in [(4, 4, 4), (3, 5, 2)]:
+    name = f"cmesh_{kx}_{ky}_{c}"
+    j = info(name, f"(CMesh {kx} {ky} {c})")
+    adj, routers, count = cmesh(kx, ky)
+    d, avg = distances(adj, routers)
+    check(f"{name}: {count} routers, {count * c} endpoints",
+          j["routers"] == count and j["endpoints"] == count * c and j["switches"] == 0)
+    check(f"{name}: diameter {d}, mean distance {float(avg):.6g}",
+          j["diameter"] == d and abs(j["avg_distance"] - float(avg)) < 1e-9)
+    check(f"{name}: closed forms", j["closed_form_diameter"] == d
+          and abs(j["closed_form_avg_distance"] - float(avg)) < 1e-9)
+    check(f"{name}: dimension order minimal and deadlock-free",
+          j["routing_minimal"] is True and j["routing_max_hops"] == d and j["deadlock_free"] is True)
+
+def dragonfly(a, h):
+    """Groups of a routers, fully connected; g = a h + 1 groups; group G's global link t
+    (router t div h) reaches group (G + t + 1) mod g at its link a h - 1 - t."""
+    g = a * h + 1
+    adj = collections.defaultdict(set)
+    for G in range(g):
+        for i in range(a):
+            for j in range(a):
+                if i != j:
+                    adj[G * a + i].add(G * a + j)
+        for t in range(a * h):
+            D = (G + t + 1) % g
+            x, y = G * a + t // h, D * a + (a * h - 1 - t) // h
+            adj[x].add(y), adj[y].add(x)
+    return adj, g
+
+
+for p, a, h in [(2, 4, 2), (1, 2, 1), (3, 6, 3)]:
+    name = f"dragonfly_{p}_{a}_{h}"
+    j = info(name, f"(Dragonfly {p} {a} {h})", "(VirtualChannels 2)")
+    adj, g = dragonfly(a, h)
+    routers = a * g
+    d, avg = distances(adj, list(range(routers)))
+    check(f"{name}: {routers} routers, {p * routers} endpoints, {g} groups",
+          j["routers"] == routers and j["endpoints"] == p * routers)
+    pairs = {(min(u // a, v // a), max(u // a, v // a)) for u in adj for v in adj[u]
+             if u // a != v // a}
+    check(f"{name}: every pair of groups joined once (model)",
+          len(pairs) == g * (g - 1) // 2 and j["links"] == g * a * (a - 1) // 2 + len(pairs),
+          str(j["links"]))
+    check(f"{name}: diameter {d}, mean distance {float(avg):.6g} (BFS)",
+          j["diameter"] == d and abs(j["avg_distance"] - float(avg)) < 1e-9)
+    # Minimal routing: 1 hop in a group; else local (unless at the group's router holding the
+    # link), global, local (unless it lands on the destination).
+    hops = (a - 1) + (g - 1) * a + (g - 1 - h) * a + (g - 1) * (a - 1)
+    mean = Fraction(hops, a * g - 1)
+    check(f"{name}: minimal routing at most 3 hops, mean {float(mean):.6g}",
+          j["routing_max_hops"] == 3 and abs(j["routing_avg_hops"] - float(mean)) < 1e-9,
+          f'{j["routing_max_hops"]} {j["routing_avg_hops"]}')
+    check(f"{name}: deadlock-free by its two VC classes", j["deadlock_free"] is True,
+          j.get("deadlock_note", ""))
+
+# Today's networks: one endpoint per router, the figures over all routers as before.
+j = info("torus", "(Torus 4 4)")
+check("torus 4x4: 16 endpoints at 16 routers, no switch",
+      j["routers"] == 16 and j["endpoints"] == 16 and j["switches"] == 0
+      and j["concentration_min"] == j["concentration_max"] == 1)
+
+# A custom network: switches in the middle of a line, endpoints at its ends only. Distances
+# and routes count the routers with endpoints (0 and 4), not the switches between them.
+j = info("line", "(Nodes 5) (Concentration 0) (Endpoints 0 2) (Endpoints 4 1) "
+         "(for (i 0 to 3) (Link i (+ i 1) 0))", "(RoutingAlgorithm ShortestPath)")
+check("line: 3 endpoints, 3 switches", j["endpoints"] == 3 and j["switches"] == 3)
+check("line: diameter and mean distance 4 between its ends",
+      j["diameter"] == 4 and j["avg_distance"] == 4.0)
+check("line: routes of 4 hops", j["routing_traced_max_hops"] == 4
+      and j["routing_traced_avg_hops"] == 4.0)
