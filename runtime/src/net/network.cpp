@@ -24,8 +24,8 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   routers_ = static_cast<int32_t>(desc.nodes.size());
   for (int32_t r = 0; r < routers_; ++r) {
     if (desc.nodes[r].endpoints < 0) {
-      throw std::invalid_argument(
-          fmt::format("node {} has {} endpoints; a router has 0 or more", r, desc.nodes[r].endpoints));
+      throw std::invalid_argument(fmt::format("node {} has {} endpoints; a router has 0 or more",
+                                              r, desc.nodes[r].endpoints));
     }
   }
   endpoints_ = EndpointLayout(desc);

@@ -26,10 +26,11 @@ std::string latencyLine(const char* name, const LatencySummary& s, double ns) {
 std::string formatReport(const Results& r) {
   const SimParams& p = r.params;
   std::string s;
-  s += fmt::format("NDL {} simulation: {} ({} nodes, {}{} links, diameter {}, avg distance {:.3f})\n",
-                   r.ndl_version, r.topology_name, r.nodes,
-                   r.endpoints >= 0 ? fmt::format("{} endpoints, ", r.endpoints) : "", r.links,
-                   r.diameter, r.avg_distance);
+  s += fmt::format(
+      "NDL {} simulation: {} ({} nodes, {}{} links, diameter {}, avg distance {:.3f})\n",
+      r.ndl_version, r.topology_name, r.nodes,
+      r.endpoints >= 0 ? fmt::format("{} endpoints, ", r.endpoints) : "", r.links, r.diameter,
+      r.avg_distance);
   s += fmt::format(
       "  {}, {} VC(s) x {} flits, {} injection VC(s), packet {} flits, "
       "router delay {} clocks, routing {} (selection {}), deadlock handling {}\n",

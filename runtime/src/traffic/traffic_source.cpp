@@ -10,6 +10,7 @@ TrafficSources::TrafficSources(const SimParams& params, const TopologyIndex& top
                                const EndpointLayout& endpoints)
     : params_(params),
       endpoints_(endpoints),
+      one_each_(endpoints.oneEach()),
       topo_(endpoints.oneEach() ? topo : no_coordinates_),
       dest_fn_(params.pattern == TrafficPattern::kCustom ? params.dest_fn
                                                          : destFnFor(params.pattern)),
@@ -132,8 +133,15 @@ void TrafficSources::injectEndpoints(int32_t r, int64_t c, PacketStore& store, S
   const int32_t first = endpoints_.first(r);
   for (int32_t i = 0; i < endpoints_.at(r); ++i) {
     if (hasWork(sources_[static_cast<size_t>(first + i)]))
-      injectAt(r, first + i, i, c, store, stats, net);
+      injectAt<false>(r, first + i, i, c, store, stats, net);
   }
+}
+
+void TrafficSources::inject(int32_t r, int64_t c, PacketStore& store, Statistics& stats,
+                            Network& net) {
+  if (one_each_) [[likely]]
+    return injectAt<true>(r, r, 0, c, store, stats, net);
+  injectEndpoints(r, c, store, stats, net);
 }
 
 // A new packet's header fields. Their draws come from a hash of (seed, source endpoint, packet
@@ -145,11 +153,19 @@ uint64_t TrafficSources::initialHeader(Source& s, int32_t e, const Packet& p) co
   return params_.header_init(p.src, p.dst, random);
 }
 
+template <bool kOneEach>
 void TrafficSources::injectAt(int32_t r, int32_t e, int32_t local, int64_t c,
-                              PacketStore& store, Statistics& stats, Network& net) {
+                                     PacketStore& store, Statistics& stats, Network& net) {
+  if (kOneEach) {
+    e = r;
+    local = 0;
+  }
   Source& s = sources_[static_cast<size_t>(e)];
   // A body flit: small enough to inline into the clock loop; the rest is out of line.
-  if (s.packet == kNone || s.written == 0) return injectHead(r, e, local, c, store, stats, net);
+  if (s.packet == kNone || s.written == 0) {
+    if (kOneEach) return injectHead(r, c, store, stats, net);
+    return injectHeadAt(r, e, local, c, store, stats, net);
+  }
   const uint32_t gv = net.injectionVc(r, local, s.vc);
   if (net.bufferedFlits(gv) >= net.bufferFlits()) return;
   net.pushInjected(r, gv, s.packet);
@@ -160,8 +176,23 @@ void TrafficSources::injectAt(int32_t r, int32_t e, int32_t local, int64_t c,
   }
 }
 
-void TrafficSources::injectHead(int32_t r, int32_t e, int32_t local, int64_t c,
-                                PacketStore& store, Statistics& stats, Network& net) {
+void TrafficSources::injectHead(int32_t r, int64_t c, PacketStore& store, Statistics& stats,
+                                Network& net) {
+  injectHeadBody<true>(r, r, 0, c, store, stats, net);
+}
+
+void TrafficSources::injectHeadAt(int32_t r, int32_t e, int32_t local, int64_t c,
+                                  PacketStore& store, Statistics& stats, Network& net) {
+  injectHeadBody<false>(r, e, local, c, store, stats, net);
+}
+
+template <bool kOneEach>
+void TrafficSources::injectHeadBody(int32_t r, int32_t e, int32_t local, int64_t c,
+                                    PacketStore& store, Statistics& stats, Network& net) {
+  if (kOneEach) {
+    e = r;
+    local = 0;
+  }
   Source& s = sources_[static_cast<size_t>(e)];
   if (s.packet == kNone) {
     if (s.head == kNone) return;
@@ -185,10 +216,15 @@ void TrafficSources::injectHead(int32_t r, int32_t e, int32_t local, int64_t c,
     Packet made;
     made.message = mid;
     // The packet carries routers (what routing reads) and the endpoints at them.
-    made.src = endpoints_.routerOf(m.src);
-    made.dst = endpoints_.routerOf(m.dst);
-    made.src_local = static_cast<uint8_t>(local);
-    made.dst_local = static_cast<uint8_t>(endpoints_.localOf(m.dst));
+    if (kOneEach) {
+      made.src = m.src;
+      made.dst = m.dst;
+    } else {
+      made.src = endpoints_.routerOf(m.src);
+      made.dst = endpoints_.routerOf(m.dst);
+      made.src_local = static_cast<uint8_t>(local);
+      made.dst_local = static_cast<uint8_t>(endpoints_.localOf(m.dst));
+    }
     made.len = static_cast<uint16_t>(params_.packet_per_message
                                          ? messagePacketFlits(params_, m.length_bits)
                                          : params_.packet_flits);

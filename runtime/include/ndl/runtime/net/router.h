@@ -85,9 +85,9 @@ NDL_HOT void Network::routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t sin
   // A head that came over a link made a hop (counted here rather than per flit sent: the
   // packet's record is at hand here, and the send then needs no test of whether it is a head).
   p.hops = static_cast<uint16_t>(p.hops + (v.port < deg));
-  // Ejecting: the port of endpoint dst_local, and its sentinel's place as the output VC.
+  // Ejecting: the port of endpoint dst_local (its output VC, the sentinel, is set as the
+  // header's delay ends: only ejecting heads pay for it).
   v.out_port = p.dst == r ? static_cast<uint8_t>(deg + p.dst_local) : uint8_t{0xff};
-  v.out_ovc = static_cast<uint8_t>(deg * vcs_ + p.dst_local * inj_vcs_);
   v.ready = since + static_cast<uint32_t>(header_delay_);
   v.state = VcState::kRouting;
 }
@@ -339,6 +339,8 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     if (v.state == VcState::kRouting) {
       if (static_cast<int32_t>(now - v.ready) < 0) continue;
       if (v.out_port != 0xff) {  // routeHead chose an ejection port
+        // The endpoint's sentinel, where an output VC would be: it always has a credit.
+        v.out_ovc = static_cast<uint8_t>(deg * vcs_ + (v.out_port - deg) * inj_vcs_);
         v.state = VcState::kActive;
         router_[r].owning |= uint64_t{1} << l;
       } else {

@@ -37,10 +37,7 @@ class TrafficSources {
   }
   // The endpoints of router r at clock c: each hands at most one flit to one of its
   // injection VCs.
-  void inject(int32_t r, int64_t c, PacketStore& store, Statistics& stats, Network& net) {
-    if (endpoints_.oneEach()) return injectAt(r, r, 0, c, store, stats, net);
-    injectEndpoints(r, c, store, stats, net);
-  }
+  void inject(int32_t r, int64_t c, PacketStore& store, Statistics& stats, Network& net);
 
   // Whether an endpoint of router r has a message to inject: one bit per router, so that the
   // router steps of a network larger than the caches ask it without loading the sources.
@@ -74,14 +71,28 @@ class TrafficSources {
   };
   uint64_t initialHeader(Source& s, int32_t e, const Packet& p) const;
   // Endpoint e, the router r's endpoint `local`: hands at most one flit to its injection VCs.
-  void injectAt(int32_t r, int32_t e, int32_t local, int64_t c, PacketStore& store,
-                Statistics& stats, Network& net);
-  // inject for routers with other than one endpoint each.
-  void injectEndpoints(int32_t r, int64_t c, PacketStore& store, Statistics& stats, Network& net);
+  // kOneEach: e == r and local == 0, known at compile time (the layout of every network
+  // whose topology says nothing of endpoints keeps the code it had before endpoints).
+  template <bool kOneEach>
+  [[gnu::always_inline]] inline void injectAt(int32_t r, int32_t e, int32_t local, int64_t c,
+                                              PacketStore& store, Statistics& stats,
+                                              Network& net);
+  // inject for routers with other than one endpoint each; out of line, so that inject keeps
+  // the size (and the register saves) it has with one endpoint per router.
+  [[gnu::noinline]] void injectEndpoints(int32_t r, int64_t c, PacketStore& store,
+                                         Statistics& stats, Network& net);
   // injectAt for a packet's head flit, taking the next message's packet first when none is
   // being written.
-  [[gnu::noinline]] void injectHead(int32_t r, int32_t e, int32_t local, int64_t c,
-                                    PacketStore& store, Statistics& stats, Network& net);
+  // With one endpoint per router it takes the arguments inject has, so that inject's call
+  // is a jump (no arguments on the stack).
+  [[gnu::noinline]] void injectHead(int32_t r, int64_t c, PacketStore& store, Statistics& stats,
+                                    Network& net);
+  [[gnu::noinline]] void injectHeadAt(int32_t r, int32_t e, int32_t local, int64_t c,
+                                      PacketStore& store, Statistics& stats, Network& net);
+  template <bool kOneEach>
+  [[gnu::always_inline]] inline void injectHeadBody(int32_t r, int32_t e, int32_t local,
+                                                    int64_t c, PacketStore& store,
+                                                    Statistics& stats, Network& net);
   int64_t nextGap(Source& s);
   void create(int32_t node, int64_t c, PacketStore& store, Statistics& stats, Network& net);
   void enqueue(int32_t node, int32_t dest, int64_t bits, int64_t c, PacketStore& store,
@@ -89,6 +100,7 @@ class TrafficSources {
 
   const SimParams& params_;
   const EndpointLayout& endpoints_;
+  bool one_each_;  // endpoints_.oneEach(), a byte the injection reads
   TopologyIndex no_coordinates_;  // what coordinate patterns see when endpoints are not routers
   const TopologyIndex& topo_;
   DestFn dest_fn_;
