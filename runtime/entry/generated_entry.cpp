@@ -88,6 +88,13 @@ ndl::rt::NetworkDesc makeNetwork() {
     desc.dim_names.emplace_back(s, e);
     s = *e == ',' ? e + 1 : e;
   }
+  // Endpoints per router, run-length coded in router order.
+  size_t v = 0;
+  for (int64_t k = 0; k < ndl_params_i64[NDL_P_NumEndpointRuns]; ++k) {
+    const int32_t per = ndl_endpoint_runs[2 * k];
+    for (int32_t i = 0; i < ndl_endpoint_runs[2 * k + 1] && v < desc.nodes.size(); ++i, ++v)
+      desc.nodes[v].endpoints = per;
+  }
   desc.diameter = static_cast<int32_t>(ndl_params_i64[NDL_P_Diameter]);
   desc.avg_distance = ndl_params_f64[NDL_P_AvgDistance];
   return desc;
@@ -155,7 +162,7 @@ ndl::rt::SimParams makeParams(const ndl::rt::AbiValues& values) {
 }  // namespace
 
 // (has-port n d dir) of NDL routing functions.
-// A node's ports: its injection port's number.
+// A node's network ports: the number of its first endpoint's port.
 inline int32_t portCount(int32_t node) {
   return g_port_start[static_cast<size_t>(node) + 1] - g_port_start[static_cast<size_t>(node)];
 }
@@ -238,7 +245,7 @@ extern "C" ndl::rt::RouteSet ndl_generated_route(const ndl::rt::RouteContext& ct
   const auto id = [](int32_t node) { return static_cast<int64_t>(static_cast<uint32_t>(node)); };
   // Tiers, error word, and 5 words per header field (generated_abi.h).
   int64_t out[5 + 5 * ndl::rt::kMaxHeaderWrites];
-  const bool injected = ctx.in_port == portCount(ctx.node);
+  const bool injected = ctx.in_port >= portCount(ctx.node);  // from any of its endpoints
   ndl_eval_steps = 0;
   ndl_user_route(id(ctx.node), id(ctx.dest), id(ctx.src), ctx.arrived, injected ? 1 : 0,
                  ctx.in_class, ctx.blocked_for, static_cast<int64_t>(ctx.header), out);
@@ -288,7 +295,7 @@ extern "C" ndl::rt::RouteSet ndl_generated_route(const ndl::rt::RouteContext& ct
 // The runtime's hook for a selection written in NDL.
 int64_t ndl_generated_select(const ndl::rt::RouteContext& ctx, const ndl::rt::Candidate& c) {
   const auto id = [](int32_t node) { return static_cast<int64_t>(static_cast<uint32_t>(node)); };
-  const bool injected = ctx.in_port == portCount(ctx.node);
+  const bool injected = ctx.in_port >= portCount(ctx.node);  // from any of its endpoints
   ndl_eval_steps = 0;
   const int64_t score =
       ndl_user_select(id(ctx.node), id(ctx.dest), id(ctx.src), ctx.arrived, injected ? 1 : 0,

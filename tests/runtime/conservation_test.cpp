@@ -118,7 +118,10 @@ TEST(Conservation, HoldsWhenAPacketsInitialHeaderFails) {
 // the simulator says it holds.
 Results finishWith(const HeldCounts& held) {
   SimParams p = baseParams(FlowControl::kWormhole, 4, 4, 1);
-  Statistics stats(p, 2);
+  NetworkDesc two;
+  two.nodes.resize(2);
+  const EndpointLayout endpoints(two);
+  Statistics stats(p, endpoints);
   Message m;
   m.src = 0;
   m.dst = 1;

@@ -279,7 +279,7 @@ TEST(Tables, AskedForAtAPrefixWhateverTheSize) {
   EXPECT_TRUE(fs::exists(dir + "/tables/nodes.csv"));
   // None.
   writeTables(big, TablesMode::kNever, "", dir + "/run.json", files, errors);
-  EXPECT_EQ(files.files, (std::array<std::string, 3>{}));
+  EXPECT_EQ(files.files, (std::array<std::string, kResultTables.size()>{}));
   EXPECT_EQ(files.note, "--no-tables");
   // A prefix in a missing directory: errors, and the note says why they are missing.
   writeTables(big, TablesMode::kAlways, dir + "/missing/run", dir + "/run.json", files, errors);

@@ -41,7 +41,7 @@ bool Network::waitsFor(int32_t r, uint32_t gv, uint32_t now, RouteFn route,
     return true;
   };
   if (v.state == VcState::kActive) {
-    if (v.out_port == info.degree()) return false;  // ejecting
+    if (v.out_port >= info.degree()) return false;  // ejecting
     const uint16_t credits = out_vc_[ob + v.out_ovc] & kCreditMask;
     return credits == 0 && full(v.out_port, v.out_ovc, 0);
   }
@@ -74,7 +74,7 @@ bool Network::waitsFor(int32_t r, uint32_t gv, uint32_t now, RouteFn route,
     }
     // Owned: by the local VC whose front packet holds it until its tail leaves.
     uint32_t owner = kNone;
-    for (int32_t l = 0; l < info.degree() * vcs_ + inj_vcs_; ++l) {
+    for (int32_t l = 0; l < localVcs(r); ++l) {
       const InputVc& u = vc(info.vc_begin + l);
       if (u.state == VcState::kActive && u.out_port == o && u.out_ovc == b) {
         owner = static_cast<uint32_t>(info.vc_begin + l);
@@ -98,7 +98,7 @@ bool Network::findDeadlock(RouteFn route, int64_t c, const PacketStore& store,
   std::vector<uint8_t> live(n, 1);
   for (int32_t r = 0; r < routers_; ++r) {
     const Router& info = router_[r];
-    for (int32_t l = 0; l < info.degree() * vcs_ + inj_vcs_; ++l) {
+    for (int32_t l = 0; l < localVcs(r); ++l) {
       const uint32_t gv = static_cast<uint32_t>(info.vc_begin + l);
       start[gv] = static_cast<uint32_t>(targets.size());
       if (vc(gv).count > 0 && waitsFor(r, gv, now, route, store, targets)) live[gv] = 0;
@@ -186,7 +186,12 @@ int Network::dropCycle(const std::vector<uint32_t>& cycle, int64_t c, PacketStor
 std::string Network::vcName(uint32_t gv) const {
   const int32_t r = routerOfVc(gv);
   const InputVc& v = vc(gv);
-  if (v.port == router_[r].degree()) return fmt::format("n{}:pe vc{}", r, v.index);
+  if (v.port >= router_[r].degree()) {
+    // An injection VC: "pe" with one endpoint at the router, else "pe" and the endpoint's
+    // number among the router's.
+    if (endpoints_.at(r) == 1) return fmt::format("n{}:pe vc{}", r, v.index);
+    return fmt::format("n{}:pe{} vc{}", r, v.port - router_[r].degree(), v.index);
+  }
   // Name the channel by its sending end, as the static check does.
   const int32_t up_ovc = ports_[router_[r].portBegin() + v.port].up_ovc;
   // The sending router: the last one whose output VCs start at or before up_ovc.

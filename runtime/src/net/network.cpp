@@ -22,7 +22,15 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   static_assert(sizeof(uint32_t) == kFlitSlotBytes && sizeof(uint16_t) == kOutputVcEntryBytes);
   if (std::string err = validate(desc); !err.empty()) throw std::invalid_argument(err);
   routers_ = static_cast<int32_t>(desc.nodes.size());
-  if (std::string err = validate(params, routers_); !err.empty()) {
+  for (int32_t r = 0; r < routers_; ++r) {
+    if (desc.nodes[r].endpoints < 0) {
+      throw std::invalid_argument(fmt::format("node {} has {} endpoints; a router has 0 or more",
+                                              r, desc.nodes[r].endpoints));
+    }
+  }
+  endpoints_ = EndpointLayout(desc);
+  // Patterns, scripts, pairs and pattern files number endpoints.
+  if (std::string err = validate(params, endpoints_.endpoints()); !err.empty()) {
     throw std::invalid_argument(err);
   }
   vcs_ = params.virtual_channels;
@@ -48,14 +56,26 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   int32_t ports = 0, ivcs = 0, ovcs = 0;
   for (int32_t r = 0; r < routers_; ++r) {
     const int32_t deg = static_cast<int32_t>(desc.nodes[r].ports.size());
-    if (deg + 1 > kMaxPorts) {
+    const int32_t eps = desc.nodes[r].endpoints;
+    if (eps == 1 && deg + 1 > kMaxPorts) {
       throw std::invalid_argument(
           fmt::format("node {} has {} ports; the runtime supports {}", r, deg, kMaxPorts - 1));
     }
-    if (deg * vcs_ + inj_vcs_ > kMaxLocalVcs) {
+    if (deg + eps > kMaxPorts || deg >= kMaxPorts) {
+      throw std::invalid_argument(fmt::format(
+          "node {} has {} network ports and {} endpoints, {} ports in all; the runtime supports "
+          "{} per router (network ports and endpoints together, at most {} network ports)",
+          r, deg, eps, deg + eps, kMaxPorts, kMaxPorts - 1));
+    }
+    // Each endpoint's injection VCs after the network VCs.
+    const int32_t local_vcs = deg * vcs_ + eps * inj_vcs_;
+    if (local_vcs > kMaxLocalVcs) {
       throw std::invalid_argument(
-          fmt::format("node {} needs {} input VCs; the runtime supports {} per router", r,
-                      deg * vcs_ + inj_vcs_, kMaxLocalVcs));
+          eps == 1 ? fmt::format("node {} needs {} input VCs; the runtime supports {} per router",
+                                 r, local_vcs, kMaxLocalVcs)
+                   : fmt::format("node {} needs {} input VCs ({} ports x {} VCs + {} endpoints x "
+                                 "{} injection VCs); the runtime supports {} per router",
+                                 r, local_vcs, deg, vcs_, eps, inj_vcs_, kMaxLocalVcs));
     }
     if (ports >= int32_t{1} << (32 - Router::kDegreeBits)) {
       throw std::invalid_argument(fmt::format(
@@ -64,12 +84,12 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
     }
     router_[r].ports = static_cast<uint32_t>(ports) << Router::kDegreeBits | static_cast<uint32_t>(deg);
     router_[r].vc_begin = ivcs;
-    ports += deg + 1;
-    ivcs += deg * vcs_ + inj_vcs_;
-    // Its network output VCs, its ejection sentinel and, unused, as many entries as it has
-    // injection VCs beyond the first: a router's output VCs then start at the number of its
-    // first input VC, which the step has at hand (no arithmetic per step).
-    ovcs += deg * vcs_ + inj_vcs_;
+    ports += deg + eps;
+    ivcs += local_vcs;
+    // Its network output VCs, then per endpoint its ejection sentinel and, unused, as many
+    // entries as it has injection VCs beyond the first: a router's output VCs then start at
+    // the number of its first input VC, which the step has at hand (no arithmetic per step).
+    ovcs += local_vcs;
   }
 
   ports_.assign(ports, Port{});
@@ -131,11 +151,14 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
              (kCacheLine - reinterpret_cast<uintptr_t>(vc_store_.data()) % kCacheLine) % kCacheLine;
   for (uint32_t g = 0; g < vc_count_; ++g) new (&vc(g)) InputVc{};
   for (int32_t r = 0; r < routers_; ++r) {
-    for (int32_t l = 0; l < router_[r].degree() * vcs_ + inj_vcs_; ++l) {
+    const int32_t net_vcs = router_[r].degree() * vcs_;
+    for (int32_t l = 0; l < localVcs(r); ++l) {
       const int32_t g = router_[r].vc_begin + l;
-      const bool pe = l >= router_[r].degree() * vcs_;
-      vc(g).port = static_cast<uint8_t>(pe ? router_[r].degree() : l / vcs_);
-      vc(g).index = static_cast<uint8_t>(pe ? l - router_[r].degree() * vcs_ : l % vcs_);
+      const bool pe = l >= net_vcs;
+      // An endpoint's injection VCs form its own input port, degree + the endpoint.
+      vc(g).port = static_cast<uint8_t>(pe ? router_[r].degree() + (l - net_vcs) / inj_vcs_
+                                           : l / vcs_);
+      vc(g).index = static_cast<uint8_t>(pe ? (l - net_vcs) % inj_vcs_ : l % vcs_);
       const auto& classes = pe ? params.injection_vc_class : params.vc_class;
       vc(g).cls = classes.empty() ? 0 : classes[vc(g).index];
     }
@@ -147,12 +170,13 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   }
   out_vc_.assign(static_cast<size_t>(ovcs) + static_cast<size_t>(std::max(vcs_, inj_vcs_)),
                  static_cast<uint16_t>(buffer_flits_));
-  // After each router's output VCs, a sentinel with a credit that never changes: a VC that
-  // ejects has out_port = degree and out_ovc = degree * VCs, so it finds the sentinel where
-  // an output VC would be, and the switch request of a worm needs no branch on where it goes
-  // (router.h).
+  // After each router's output VCs, a sentinel per endpoint with a credit that never
+  // changes: a VC that ejects to endpoint i has out_port = degree + i and out_ovc =
+  // degree * VCs + i * injection VCs, so it finds the sentinel where an output VC would be,
+  // and the switch request of a worm needs no branch on where it goes (router.h).
   for (int32_t r = 0; r < routers_; ++r) {
-    out_vc_[ovcBegin(router_[r]) + router_[r].degree() * vcs_] = 1;
+    for (int32_t i = 0; i < endpoints_.at(r); ++i)
+      out_vc_[ovcBegin(router_[r]) + router_[r].degree() * vcs_ + i * inj_vcs_] = 1;
   }
   collisions_.assign(routers_, 0);
   atomic_credits_ = params.atomic_vc_allocation ? buffer_flits_ : 0;
@@ -380,7 +404,7 @@ void Network::dropFront(int32_t r, uint32_t gv, int64_t c, PacketStore& store, C
   const uint32_t packet = frontPacket(gv);
   store.packets[packet].dropped = 1;
   log.drops.push_back({r, packet});
-  if (v.state == VcState::kActive && v.out_port != router_[r].degree()) {
+  if (v.state == VcState::kActive && v.out_port < router_[r].degree()) {
     out_vc_[ovcBegin(router_[r]) + v.out_ovc] &= static_cast<uint16_t>(~kOwned);
     if ((token_bits_ >> v.out_ovc) & 1) --lane_vcs_[r];
   }

@@ -45,8 +45,8 @@ struct Simulator::State {
         topology(std::move(t)),
         net_owner(std::move(n)),
         net(*net_owner),
-        sources(params, net.topology(), net.routers()),
-        stats(params, net.routers()) {
+        sources(params, net.topology(), net.endpoints()),
+        stats(params, net.endpoints()) {
     if (params.pattern_program) {
       app = std::make_unique<Application>(params.pattern_program,
                                           1e12 / params.network_frequency_hz, params.expand_rate);
@@ -134,7 +134,13 @@ void Simulator::State::account(int64_t c) {
       store.messages.release(p.message);
     }
   }
-  // Same-clock arrivals in (node, packet id) order, whatever order routers ran in.
+  // Same-clock arrivals in (endpoint, packet id) order, whatever order routers ran in. The
+  // routers log where packets left; the endpoint is the router's first plus dst_local (with
+  // one endpoint per router, the router's id itself).
+  if (const EndpointLayout& eps = net.endpoints(); !eps.oneEach()) {
+    for (auto& arrival : log.arrivals)
+      arrival.node = eps.first(arrival.node) + store.packets[arrival.packet].dst_local;
+  }
   std::sort(log.arrivals.begin(), log.arrivals.end(), [](const auto& a, const auto& b) {
     return a.node != b.node ? a.node < b.node : a.packet < b.packet;
   });
@@ -461,9 +467,15 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
 Simulator::Simulator(NetworkDesc desc, SimParams params) {
   if (std::string err = validate(desc); !err.empty()) throw std::invalid_argument(err);
   syncMessagePackets(params);
-  const int64_t nodes = static_cast<int64_t>(desc.nodes.size());
+  // Patterns number endpoints; coordinates serve only with one endpoint per router.
+  int64_t nodes = 0;
+  bool one_each = true;
+  for (const NodeDesc& n : desc.nodes) {
+    nodes += std::max(n.endpoints, 0);
+    one_each = one_each && n.endpoints == 1;
+  }
   if (params.pattern == TrafficPattern::kTranspose && (nodes & (nodes - 1)) != 0 &&
-      !(desc.dims.size() == 2 && desc.dims[0] == desc.dims[1])) {
+      !(one_each && desc.dims.size() == 2 && desc.dims[0] == desc.dims[1])) {
     throw std::invalid_argument(
         "Transpose needs a square 2-D network or a power-of-two node count");
   }
@@ -490,6 +502,7 @@ Results Simulator::run(const RunOptions& options) {
   Results out;
   out.topology_name = s.topology.name;
   out.nodes = s.net.routers();
+  if (!s.net.endpoints().oneEach()) out.endpoints = s.net.endpoints().endpoints();
   out.links = s.topology.links;
   out.diameter = s.topology.diameter;
   out.avg_distance = s.topology.avg_distance;
@@ -534,8 +547,8 @@ Results Simulator::run(const RunOptions& options) {
     out.token_captures = s.net.tokenCaptures();
     out.token_held_clocks = s.net.tokenHeldClocks(out.cycles);
     out.class_grants.assign(k, 0);
-    for (size_t n = 0; n < out.per_node.size(); ++n) {
-      NodeRow& row = out.per_node[n];
+    // Router figures: in the node rows with one endpoint per router, else in router rows.
+    auto fill = [&](size_t n, auto& row) {
       row.class_grants.assign(s.net.classGrants().begin() + static_cast<ptrdiff_t>(n * k),
                               s.net.classGrants().begin() + static_cast<ptrdiff_t>((n + 1) * k));
       row.recoveries = s.net.recoveries(static_cast<int32_t>(n));
@@ -543,6 +556,11 @@ Results Simulator::run(const RunOptions& options) {
       for (int32_t c = 0; c < k; ++c) out.class_grants[c] += row.class_grants[c];
       out.recoveries += row.recoveries;
       out.recovery_hops += row.recovery_hops;
+    };
+    if (out.per_router.empty()) {
+      for (size_t n = 0; n < out.per_node.size(); ++n) fill(n, out.per_node[n]);
+    } else {
+      for (size_t n = 0; n < out.per_router.size(); ++n) fill(n, out.per_router[n]);
     }
   }
   if (s.app) s.app->report(out.application, out.cycles);

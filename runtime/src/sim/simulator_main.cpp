@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "ndl/runtime/app/pattern.h"
+#include "ndl/runtime/net/endpoints.h"
 #include "ndl/runtime/net/memory_estimate.h"
 #include "ndl/runtime/sim/simulator.h"
 #include "ndl/runtime/stats/json_output.h"
@@ -132,13 +133,15 @@ int runMain(int argc, char** argv, NetworkDesc desc, const ParamTables* tables,
   // Under (NetworkPacketSize Message) the packets follow the longest message, which --param
   // may have changed: the checks below see the packets the run will have.
   syncMessagePackets(params);
+  // Patterns, pattern files, scripts and pairs number endpoints.
+  const int32_t endpoints = EndpointLayout(desc).endpoints();
   if (!params.pattern_file.empty()) {
     // Read at every start, with the same checks as ndlc check: the file may have changed
     // since the simulator was built.
     std::vector<PatternError> errors;
     std::optional<PatternProgram> program = readPatternFile(
         params.pattern_file,
-        patternLimits(static_cast<int32_t>(desc.nodes.size()), params.packet_per_message,
+        patternLimits(endpoints, params.packet_per_message,
                       params.channel_width_bits, params.data_bits_per_packet,
                       params.flow_control != FlowControl::kWormhole, params.buffer_flits),
         errors);
@@ -156,7 +159,7 @@ int runMain(int argc, char** argv, NetworkDesc desc, const ParamTables* tables,
     }
     params.pattern_program = std::make_shared<const PatternProgram>(std::move(*program));
   }
-  if (std::string err = validate(params, static_cast<int32_t>(desc.nodes.size())); !err.empty()) {
+  if (std::string err = validate(params, endpoints); !err.empty()) {
     std::fprintf(stderr, "error: %s\n", err.c_str());
     return 2;
   }
@@ -164,6 +167,7 @@ int runMain(int argc, char** argv, NetworkDesc desc, const ParamTables* tables,
   // Checked again where the simulator runs (ndlc build checked the machine it built on).
   NetworkShape shape;
   shape.routers = static_cast<int64_t>(desc.nodes.size());
+  shape.endpoints = endpoints;
   for (const NodeDesc& n : desc.nodes) shape.ports += static_cast<int64_t>(n.ports.size());
   shape.vcs = params.virtual_channels;
   shape.injection_vcs = params.injection_virtual_channels;

@@ -143,6 +143,8 @@ nlohmann::json toJson(const Results& r, const TableFiles& files) {
   }
   json tables = json::object();
   for (size_t i = 0; i < kResultTables.size(); ++i) {
+    // The routers table exists only when endpoints are not one per router: no key otherwise.
+    if (kResultTables[i] == ResultTable::kRouters && !hasTable(r, ResultTable::kRouters)) continue;
     tables[std::string(tableName(kResultTables[i]))] =
         files.files[i].empty() ? json(nullptr) : json(files.files[i]);
   }
@@ -168,6 +170,13 @@ nlohmann::json toJson(const Results& r, const TableFiles& files) {
                 {"cycle", r.deadlock.cycle},
                 {"found", r.deadlocks_found}};
   }
+  json topology = {{"name", r.topology_name},
+                   {"nodes", r.nodes},
+                   {"links", r.links},
+                   {"diameter", r.diameter},
+                   {"avg_distance", r.avg_distance}};
+  // Endpoints apart from routers: how many (throughput is per endpoint).
+  if (r.endpoints >= 0) topology["endpoints"] = r.endpoints;
   return {
       {"application", application(r.application, ns)},
       {"deadlock", deadlock},
@@ -177,12 +186,7 @@ nlohmann::json toJson(const Results& r, const TableFiles& files) {
       {"status_message", r.status_message},
       {"exit_code", exitCodeFor(r)},
       {"config", toJson(r.params)},
-      {"topology",
-       {{"name", r.topology_name},
-        {"nodes", r.nodes},
-        {"links", r.links},
-        {"diameter", r.diameter},
-        {"avg_distance", r.avg_distance}}},
+      {"topology", topology},
       {"cycles", r.cycles},
       {"simulated_time_ns", r.simulated_time_ns},
       {"wall_seconds", r.wall_seconds},

@@ -26,8 +26,11 @@ std::string latencyLine(const char* name, const LatencySummary& s, double ns) {
 std::string formatReport(const Results& r) {
   const SimParams& p = r.params;
   std::string s;
-  s += fmt::format("NDL {} simulation: {} ({} nodes, {} links, diameter {}, avg distance {:.3f})\n",
-                   r.ndl_version, r.topology_name, r.nodes, r.links, r.diameter, r.avg_distance);
+  s += fmt::format(
+      "NDL {} simulation: {} ({} nodes, {}{} links, diameter {}, avg distance {:.3f})\n",
+      r.ndl_version, r.topology_name, r.nodes,
+      r.endpoints >= 0 ? fmt::format("{} endpoints, ", r.endpoints) : "", r.links, r.diameter,
+      r.avg_distance);
   s += fmt::format(
       "  {}, {} VC(s) x {} flits, {} injection VC(s), packet {} flits, "
       "router delay {} clocks, routing {} (selection {}), deadlock handling {}\n",
@@ -199,6 +202,15 @@ std::string formatDataOutput(const Results& r) {
                      x.refused, x.collisions, x.dropped_packets, x.injected_flits,
                      x.delivered_flits, x.sent_measured_packets, x.sent_packet_collisions,
                      x.sent_measured_messages, x.sent_message_collisions);
+  }
+  if (!r.per_router.empty()) {
+    // Endpoints apart from routers: [nodes] rows are endpoints (their router columns 0), the
+    // routers' own figures follow.
+    s += "[routers]\nrouter\tcollisions\tdropped_packets\n";
+    for (size_t n = 0; n < r.per_router.size(); ++n) {
+      s += fmt::format("{}\t{}\t{}\n", n, r.per_router[n].collisions,
+                       r.per_router[n].dropped_packets);
+    }
   }
   s += "[distance]\n";
   s += "hops\tmessages\tmean_network_cycles\tmean_message_cycles\tpackets\tmean_packet_cycles\n";

@@ -67,6 +67,8 @@ size_t rowCount(const Results& r, ResultTable t) {
       return r.pairs.size();
     case ResultTable::kApplication:
       return r.application.finish_clock.size();
+    case ResultTable::kRouters:
+      return r.per_router.size();
   }
   return 0;
 }
@@ -100,6 +102,14 @@ void header(const Results& r, ResultTable t, Buffer& b) {
     case ResultTable::kApplication:
       b.append(std::string_view("node,finish_clock,finish_time_ns,compute_ns,wait_ns\n"));
       return;
+    case ResultTable::kRouters:
+      b.append(std::string_view("router,dropped_packets,collisions"));
+      for (const std::string& name : r.class_names) {
+        b.push_back(',');
+        cell(b, "class_grants." + name);
+      }
+      b.append(std::string_view(",recoveries,recovery_hops\n"));
+      return;
   }
 }
 
@@ -111,6 +121,8 @@ size_t columns(const Results& r, ResultTable t) {
       return 2 + 2 * kLatencyKinds.size() * kLatencyStats.size();
     case ResultTable::kApplication:
       return 5;
+    case ResultTable::kRouters:
+      return 5 + r.class_names.size();
   }
   return 0;
 }
@@ -130,6 +142,28 @@ void row(const Results& r, ResultTable t, size_t i, Cells& out) {
   switch (t) {
     case ResultTable::kNodes: {
       const NodeRow& x = r.per_node[i];
+      if (!r.per_router.empty()) {
+        // Endpoints apart from routers: the router columns are in the routers table.
+        for (int64_t v : {static_cast<int64_t>(i), int64_t{x.sent}, int64_t{x.received},
+                          int64_t{x.refused}}) {
+          out.integer(v);
+          out.put(',');
+        }
+        out.put(',');  // dropped_packets
+        out.integer(x.injected_flits);
+        out.put(',');
+        out.integer(x.delivered_flits);
+        out.put(',');
+        out.put(',');  // collisions
+        out.number(ratio(x.sent_packet_collisions, x.sent_measured_packets));
+        out.put(',');
+        out.number(ratio(x.sent_message_collisions, x.sent_measured_messages));
+        for (size_t c = 0; c < r.class_names.size(); ++c) out.put(',');
+        out.put(',');  // recoveries
+        out.put(',');  // recovery_hops
+        out.put('\n');
+        return;
+      }
       for (int64_t v :
            {static_cast<int64_t>(i), int64_t{x.sent}, int64_t{x.received}, int64_t{x.refused},
             int64_t{x.dropped_packets}, x.injected_flits, x.delivered_flits, x.collisions}) {
@@ -160,6 +194,22 @@ void row(const Results& r, ResultTable t, size_t i, Cells& out) {
         latency(out, p.message, scale);
         latency(out, p.packet, scale);
       }
+      out.put('\n');
+      return;
+    }
+    case ResultTable::kRouters: {
+      const RouterRow& x = r.per_router[i];
+      for (int64_t v : {static_cast<int64_t>(i), int64_t{x.dropped_packets}, x.collisions}) {
+        out.integer(v);
+        out.put(',');
+      }
+      for (size_t c = 0; c < r.class_names.size(); ++c) {
+        if (c < x.class_grants.size()) out.integer(x.class_grants[c]);
+        out.put(',');
+      }
+      out.integer(x.recoveries);
+      out.put(',');
+      out.integer(x.recovery_hops);
       out.put('\n');
       return;
     }
@@ -238,6 +288,8 @@ std::string_view tableName(ResultTable table) {
       return "pairs";
     case ResultTable::kApplication:
       return "application";
+    case ResultTable::kRouters:
+      return "routers";
   }
   return "?";
 }
@@ -250,6 +302,8 @@ bool hasTable(const Results& r, ResultTable table) {
       return !r.pairs.empty();
     case ResultTable::kApplication:
       return r.application.present;
+    case ResultTable::kRouters:
+      return !r.per_router.empty();
   }
   return false;
 }
@@ -301,10 +355,11 @@ void writeTables(const Results& r, TablesMode mode, const std::string& prefix,
   for (size_t i = 0; i < kResultTables.size(); ++i) {
     const ResultTable t = kResultTables[i];
     if (!hasTable(r, t) || mode == TablesMode::kNever) continue;
-    if (mode == TablesMode::kAuto && isPerNode(t) && r.per_node.size() > kTableNodeLimit) {
+    const size_t nodes = std::max(r.per_node.size(), r.per_router.size());
+    if (mode == TablesMode::kAuto && isPerNode(t) && nodes > kTableNodeLimit) {
       if (skipped.empty()) {
-        skipped.push_back(fmt::format("per-node tables not written: {} nodes, above {}",
-                                      r.per_node.size(), kTableNodeLimit));
+        skipped.push_back(fmt::format("per-node tables not written: {} nodes, above {}", nodes,
+                                      kTableNodeLimit));
       }
       continue;
     }

@@ -5,14 +5,16 @@
 
 namespace ndl::rt {
 
-Statistics::Statistics(const SimParams& params, int32_t nodes)
-    : warmup_(params.warmup_messages),
+Statistics::Statistics(const SimParams& params, const EndpointLayout& endpoints)
+    : endpoints_(endpoints),
+      warmup_(params.warmup_messages),
       measured_(params.measured_messages),
       interval_(params.sampling_interval_clocks > 0 ? params.sampling_interval_clocks : 1000),
       next_sample_(interval_),
       pair_keys_(params.report_pairs),
       pairs_(params.report_pairs.size()),
-      per_node_(nodes) {
+      per_node_(static_cast<size_t>(endpoints.endpoints())) {
+  if (!endpoints.oneEach()) per_router_.resize(static_cast<size_t>(endpoints.routers()));
   window_open_ = warmup_ == 0;
 }
 
@@ -24,11 +26,11 @@ void Statistics::onCreated(const Message& m, int64_t flits) {
   ++current_.created;
 }
 
-void Statistics::onRefused(int32_t node, int64_t flits) {
+void Statistics::onRefused(int32_t endpoint, int64_t flits) {
   ++created_;
   ++refused_;
   total_.created_flits += flits;
-  ++per_node_[node].refused;
+  ++per_node_[endpoint].refused;
   ++current_.created;
 }
 
@@ -43,28 +45,32 @@ void Statistics::onPacketDelivered(const Packet& p, int64_t c) {
   ++packets_delivered_;
   total_.delivered_flits += p.len;
   current_.delivered_flits += p.len;
-  per_node_[p.dst].delivered_flits += p.len;
+  const int32_t src = srcEndpoint(p), dst = dstEndpoint(p);
+  per_node_[dst].delivered_flits += p.len;
   if (!measuring()) return;
   const int64_t latency = c - p.head_entry;
   packet_.add(latency);
   ++measured_packets_;
   measured_hops_ += p.hops;
   packet_collisions_ += p.collisions;
-  NodeRow& sender = per_node_[p.src];
+  NodeRow& sender = per_node_[src];
   sender.sent_packet_collisions += p.collisions;
   ++sender.sent_measured_packets;
   DistanceAcc& d = distance(p.hops);
   ++d.packets;
   d.packet += static_cast<double>(latency);
   for (size_t i = 0; i < pair_keys_.size(); ++i) {
-    if (pair_keys_[i].first == p.src && pair_keys_[i].second == p.dst)
-      pairs_[i].packet.add(latency);
+    if (pair_keys_[i].first == src && pair_keys_[i].second == dst) pairs_[i].packet.add(latency);
   }
 }
 
-void Statistics::onPacketDropped(const Packet& p, int32_t at_node) {
+void Statistics::onPacketDropped(const Packet& p, int32_t at_router) {
   ++packets_dropped_;
-  ++per_node_[at_node].dropped_packets;
+  if (per_router_.empty()) {
+    ++per_node_[at_router].dropped_packets;
+  } else {
+    ++per_router_[at_router].dropped_packets;
+  }
 }
 
 void Statistics::onMessageResolved(const Message& m, int64_t c) {
@@ -145,8 +151,10 @@ void Statistics::finish(int64_t cycles, int64_t flits_in_network,
   out.window_start_cycle = start_cycle;
   out.window_end_cycle = end_cycle;
   out.measured_messages = measured_count_;
+  // Per endpoint (a row each): what endpoints offer and accept, switches not counted.
   const double node_cycles =
-      static_cast<double>(std::max<int64_t>(1, end_cycle - start_cycle)) * per_node_.size();
+      static_cast<double>(std::max<int64_t>(1, end_cycle - start_cycle)) *
+      static_cast<double>(std::max<size_t>(1, per_node_.size()));
   out.offered_flits_per_node_cycle =
       end_cycle > start_cycle ? (end.created_flits - start.created_flits) / node_cycles : 0.0;
   out.accepted_flits_per_node_cycle =
@@ -177,8 +185,8 @@ void Statistics::finish(int64_t cycles, int64_t flits_in_network,
                          pairs_[i].message.summary(), pairs_[i].packet.summary()});
   }
   out.collisions_total = 0;
-  for (size_t n = 0; n < per_node_.size(); ++n) {
-    per_node_[n].collisions = collisions[n];
+  for (size_t n = 0; n < collisions.size(); ++n) {
+    (per_router_.empty() ? per_node_[n].collisions : per_router_[n].collisions) = collisions[n];
     out.collisions_total += collisions[n];
   }
   out.collisions_per_packet =
@@ -186,6 +194,7 @@ void Statistics::finish(int64_t cycles, int64_t flits_in_network,
   out.collisions_per_message =
       measured_count_ ? static_cast<double>(message_collisions_) / measured_count_ : 0;
   out.per_node = std::move(per_node_);  // finish() ends the statistics' life
+  out.per_router = std::move(per_router_);
   out.series = std::move(series_);
   out.steady_state = batches_.analyse();
 }

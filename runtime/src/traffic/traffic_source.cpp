@@ -6,19 +6,23 @@
 
 namespace ndl::rt {
 
-TrafficSources::TrafficSources(const SimParams& params, const TopologyIndex& topo, int32_t nodes)
+TrafficSources::TrafficSources(const SimParams& params, const TopologyIndex& topo,
+                               const EndpointLayout& endpoints)
     : params_(params),
-      topo_(topo),
+      endpoints_(endpoints),
+      one_each_(endpoints.oneEach()),
+      topo_(endpoints.oneEach() ? topo : no_coordinates_),
       dest_fn_(params.pattern == TrafficPattern::kCustom ? params.dest_fn
                                                          : destFnFor(params.pattern)),
-      nodes_(nodes),
-      sources_(nodes),
-      pending_((static_cast<size_t>(nodes) + 63) / 64, 0),
+      nodes_(endpoints.endpoints()),
+      sources_(static_cast<size_t>(nodes_)),
+      pending_((static_cast<size_t>(endpoints.routers()) + 63) / 64, 0),
       pattern_state_(
           params.pattern == TrafficPattern::kAllToAll || params.pattern == TrafficPattern::kCustom
-              ? nodes
+              ? nodes_
               : 1,
           0) {
+  const int32_t nodes = nodes_;
   // Lengths are drawn in whole bytes when the range is given in bytes.
   length_step_ = params.message_min_bits % 8 == 0 && params.message_max_bits % 8 == 0 ? 8 : 1;
   length_choices_ = (params.message_max_bits - params.message_min_bits) / length_step_ + 1;
@@ -102,6 +106,7 @@ void TrafficSources::enqueue(int32_t node, int32_t dest, int64_t bits, int64_t c
   m.dst = dest;
   m.packets = static_cast<uint32_t>(packets);
   m.tag = tag;
+  const int32_t r = endpoints_.routerOf(node);
   if (s.tail == kNone) {
     s.head = id;
   } else {
@@ -110,38 +115,85 @@ void TrafficSources::enqueue(int32_t node, int32_t dest, int64_t bits, int64_t c
   s.tail = id;
   ++s.size;
   ++queued_;
-  notePending(node, s);
+  notePending(r, node, s);
   stats.onCreated(m, flits);
-  net.activate(node);
+  net.activate(r);
 }
 
-// A new packet's header fields. Their draws come from a hash of (seed, source, packet number
-// at that source): the same for a seed whatever else the run does.
-uint64_t TrafficSources::initialHeader(Source& s, const Packet& p) const {
-  uint64_t key = (static_cast<uint64_t>(p.src) << 40) ^ s.packets_made++;
+bool TrafficSources::otherHasWork(int32_t r, int32_t e) const {
+  const int32_t first = endpoints_.first(r);
+  for (int32_t x = first; x < first + endpoints_.at(r); ++x)
+    if (x != e && hasWork(sources_[static_cast<size_t>(x)])) return true;
+  return false;
+}
+
+void TrafficSources::injectEndpoints(int32_t r, int64_t c, PacketStore& store, Statistics& stats,
+                                     Network& net) {
+  // Each endpoint has its own injection port: all of them may inject in the same clock.
+  const int32_t first = endpoints_.first(r);
+  for (int32_t i = 0; i < endpoints_.at(r); ++i) {
+    if (hasWork(sources_[static_cast<size_t>(first + i)]))
+      injectAt<false>(r, first + i, i, c, store, stats, net);
+  }
+}
+
+void TrafficSources::inject(int32_t r, int64_t c, PacketStore& store, Statistics& stats,
+                            Network& net) {
+  if (one_each_) [[likely]]
+    return injectAt<true>(r, r, 0, c, store, stats, net);
+  injectEndpoints(r, c, store, stats, net);
+}
+
+// A new packet's header fields. Their draws come from a hash of (seed, source endpoint, packet
+// number at that source): the same for a seed whatever else the run does.
+uint64_t TrafficSources::initialHeader(Source& s, int32_t e, const Packet& p) const {
+  uint64_t key = (static_cast<uint64_t>(e) << 40) ^ s.packets_made++;
   uint64_t state = params_.seed ^ splitMix64(key);
   const uint64_t random = splitMix64(state);
   return params_.header_init(p.src, p.dst, random);
 }
 
-void TrafficSources::inject(int32_t r, int64_t c, PacketStore& store, Statistics& stats,
-                            Network& net) {
-  Source& s = sources_[r];
+template <bool kOneEach>
+void TrafficSources::injectAt(int32_t r, int32_t e, int32_t local, int64_t c,
+                                     PacketStore& store, Statistics& stats, Network& net) {
+  if (kOneEach) {
+    e = r;
+    local = 0;
+  }
+  Source& s = sources_[static_cast<size_t>(e)];
   // A body flit: small enough to inline into the clock loop; the rest is out of line.
-  if (s.packet == kNone || s.written == 0) return injectHead(r, c, store, stats, net);
-  const uint32_t gv = net.injectionVc(r, s.vc);
+  if (s.packet == kNone || s.written == 0) {
+    if (kOneEach) return injectHead(r, c, store, stats, net);
+    return injectHeadAt(r, e, local, c, store, stats, net);
+  }
+  const uint32_t gv = net.injectionVc(r, local, s.vc);
   if (net.bufferedFlits(gv) >= net.bufferFlits()) return;
   net.pushInjected(r, gv, s.packet);
-  stats.onFlitInjected(r);
+  stats.onFlitInjected(e);
   if (++s.written == store.packets[s.packet].len) {
     s.packet = kNone;
-    notePending(r, s);
+    notePending(r, e, s);
   }
 }
 
 void TrafficSources::injectHead(int32_t r, int64_t c, PacketStore& store, Statistics& stats,
                                 Network& net) {
-  Source& s = sources_[r];
+  injectHeadBody<true>(r, r, 0, c, store, stats, net);
+}
+
+void TrafficSources::injectHeadAt(int32_t r, int32_t e, int32_t local, int64_t c,
+                                  PacketStore& store, Statistics& stats, Network& net) {
+  injectHeadBody<false>(r, e, local, c, store, stats, net);
+}
+
+template <bool kOneEach>
+void TrafficSources::injectHeadBody(int32_t r, int32_t e, int32_t local, int64_t c,
+                                    PacketStore& store, Statistics& stats, Network& net) {
+  if (kOneEach) {
+    e = r;
+    local = 0;
+  }
+  Source& s = sources_[static_cast<size_t>(e)];
   if (s.packet == kNone) {
     if (s.head == kNone) return;
     // A new packet takes the next empty injection VC (round robin), so a blocked packet does
@@ -150,27 +202,35 @@ void TrafficSources::injectHead(int32_t r, int64_t c, PacketStore& store, Statis
     int32_t vc = -1;
     for (int32_t i = 0; i < vcs; ++i) {
       const int32_t j = (s.next_vc + i) % vcs;
-      if (net.bufferedFlits(net.injectionVc(r, j)) == 0) {
+      if (net.bufferedFlits(net.injectionVc(r, local, j)) == 0) {
         vc = j;
         break;
       }
     }
     if (vc < 0) {
-      if (net.bufferedFlits(net.injectionVc(r, s.vc)) >= net.bufferFlits()) return;
+      if (net.bufferedFlits(net.injectionVc(r, local, s.vc)) >= net.bufferFlits()) return;
       vc = s.vc;
     }
     const uint32_t mid = s.head;
     Message& m = store.messages[mid];
     Packet made;
     made.message = mid;
-    made.src = m.src;
-    made.dst = m.dst;
+    // The packet carries routers (what routing reads) and the endpoints at them.
+    if (kOneEach) {
+      made.src = m.src;
+      made.dst = m.dst;
+    } else {
+      made.src = endpoints_.routerOf(m.src);
+      made.dst = endpoints_.routerOf(m.dst);
+      made.src_local = static_cast<uint8_t>(local);
+      made.dst_local = static_cast<uint8_t>(endpoints_.localOf(m.dst));
+    }
     made.len = static_cast<uint16_t>(params_.packet_per_message
                                          ? messagePacketFlits(params_, m.length_bits)
                                          : params_.packet_flits);
     // The header before the record: a routing failure in its initial values (RoutingFailure)
     // then leaves no record behind that its message does not count as made.
-    if (params_.header_init) made.header = initialHeader(s, made);
+    if (params_.header_init) made.header = initialHeader(s, e, made);
     const uint32_t pid = store.packets.allocate();
     store.packets[pid] = made;
     if (++m.injected == m.packets) {
@@ -182,7 +242,7 @@ void TrafficSources::injectHead(int32_t r, int64_t c, PacketStore& store, Statis
         // The held message is in the queue now: the source creates again.
         s.blocked = false;
         --blocked_;
-        if (!stopped_) due_.push(c + nextGap(s), r);
+        if (!stopped_) due_.push(c + nextGap(s), e);
       }
     }
     s.packet = pid;
@@ -190,10 +250,10 @@ void TrafficSources::injectHead(int32_t r, int64_t c, PacketStore& store, Statis
     s.vc = static_cast<uint8_t>(vc);
     s.next_vc = static_cast<uint8_t>((vc + 1) % vcs);
   }
-  const uint32_t gv = net.injectionVc(r, s.vc);
+  const uint32_t gv = net.injectionVc(r, local, s.vc);
   if (net.bufferedFlits(gv) >= net.bufferFlits()) return;
   net.pushInjected(r, gv, s.packet);
-  stats.onFlitInjected(r);
+  stats.onFlitInjected(e);
   Packet& p = store.packets[s.packet];
   if (s.written == 0) {
     p.head_entry = c;
@@ -205,7 +265,7 @@ void TrafficSources::injectHead(int32_t r, int64_t c, PacketStore& store, Statis
   }
   if (++s.written == p.len) {
     s.packet = kNone;
-    notePending(r, s);
+    notePending(r, e, s);
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <string>
@@ -14,7 +15,8 @@ namespace ndl::rt {
 
 struct NetworkShape {
   int64_t routers = 0;
-  int64_t ports = 0;  // network ports of all routers (the PE port of each comes on top)
+  int64_t ports = 0;  // network ports of all routers (each endpoint's port comes on top)
+  int64_t endpoints = -1;  // endpoints of all routers; -1: one per router
   int64_t vcs = 1;
   int64_t injection_vcs = 1;
   int64_t buffer_flits = 1;
@@ -30,7 +32,8 @@ inline constexpr double kInputVcEntryBytes = 20;
 inline constexpr double kFlitSlotBytes = 4;
 inline constexpr double kOutputVcEntryBytes = 2;
 // The rest per node (statistics rows, sources, the topology index, packets in flight at
-// light load), measured on a 64x64 torus: about 400 bytes.
+// light load), measured on a 64x64 torus with one endpoint per router: about 400 bytes.
+// Counted per endpoint (the rows and sources are) and, for the topology index, per router.
 inline constexpr double kOtherPerNodeBytes = 512;
 
 // Bytes a simulator of this shape allocates, about (within a few percent where the buffer
@@ -39,10 +42,15 @@ inline double estimateSimulatorBytes(const NetworkShape& s) {
   double depth = 1;
   while (depth < static_cast<double>(s.buffer_flits)) depth *= 2;  // rings are powers of 2
   const double routers = static_cast<double>(s.routers);
+  const double endpoints = s.endpoints < 0 ? routers : static_cast<double>(s.endpoints);
   const double ports = static_cast<double>(s.ports);
-  const double ivcs = ports * static_cast<double>(s.vcs) + routers * static_cast<double>(s.injection_vcs);
+  // Every endpoint has its own injection port with InjectionVirtualChannels VCs.
+  const double ivcs =
+      ports * static_cast<double>(s.vcs) + endpoints * static_cast<double>(s.injection_vcs);
   const double ovcs = ivcs;  // numbered as the input VCs (network.h)
-  return routers * (kRouterEntryBytes + kOtherPerNodeBytes) + (ports + routers) * kPortEntryBytes +
+  return routers * (kRouterEntryBytes + kOtherPerNodeBytes) +
+         std::max(0.0, endpoints - routers) * kOtherPerNodeBytes +
+         (ports + endpoints) * kPortEntryBytes +
          ivcs * (kInputVcEntryBytes + depth * kFlitSlotBytes) + ovcs * kOutputVcEntryBytes;
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "ndl/runtime/net/endpoints.h"
 #include "ndl/runtime/net/event_wheel.h"
 #include "ndl/runtime/net/flow_control.h"
 #include "ndl/runtime/net/hot.h"
@@ -42,8 +43,9 @@ struct InputVc {
   uint16_t len = 0;    // flits of the front packet
   uint8_t out_port = 0;
   // The output VC it holds as a bit of the router's route masks, out_port * VCs + the VC
-  // (degree * VCs, the ejection sentinel's place, when it ejects): the step finds its credits
-  // at the router's first output VC plus this, without a multiply.
+  // (degree * VCs + endpoint * injection VCs, the place of that endpoint's ejection sentinel,
+  // when it ejects): the step finds its credits at the router's first output VC plus this,
+  // without a multiply.
   uint8_t out_ovc = 0;
   uint8_t cls = 0;    // fixed: the VC's class (network or injection classes)
   uint8_t spare = 0;  // with out_port and out_ovc, the candidates of a kBlocked header
@@ -79,7 +81,9 @@ struct CycleLog {
     int32_t node;
     uint32_t packet;
   };
-  std::vector<Arrival> arrivals;  // tails ejected
+  // Tails ejected, at the router (node) where they left; the simulator keys them by the
+  // endpoint that received them (the router's first endpoint + the packet's dst_local).
+  std::vector<Arrival> arrivals;
   std::vector<Arrival> drops;     // packets dropped by the deadlock timeout, and where
   std::vector<uint32_t> freed;    // dropped packets whose last flit was discarded
   int64_t flit_hops = 0;          // flits that crossed a network link
@@ -106,11 +110,13 @@ class Network {
   int32_t degree(int32_t r) const { return router_[r].degree(); }
   const TopologyIndex& topology() const { return topo_; }
 
-  // ---- the PE side of the injection channel
+  // ---- the endpoints' side of the injection channels
+  const EndpointLayout& endpoints() const { return endpoints_; }
   int32_t injectionVcs() const { return inj_vcs_; }
-  // Global id of injection VC i of router r.
-  uint32_t injectionVc(int32_t r, int32_t i) const {
-    return static_cast<uint32_t>(router_[r].vc_begin + router_[r].degree() * vcs_ + i);
+  // Global id of injection VC i of the router's endpoint `local` (0 .. its endpoints - 1).
+  uint32_t injectionVc(int32_t r, int32_t local, int32_t i) const {
+    return static_cast<uint32_t>(router_[r].vc_begin + router_[r].degree() * vcs_ +
+                                 local * inj_vcs_ + i);
   }
   int32_t bufferedFlits(uint32_t gv) const { return vc(gv).count; }
   int32_t bufferFlits() const { return buffer_flits_; }
@@ -287,6 +293,12 @@ class Network {
   [[noreturn]] void badRoute(int32_t r, int32_t dest, int32_t port) const;
   // The router holding global input VC gv (binary search: cold paths only).
   int32_t routerOfVc(uint32_t gv) const;
+  // Input VCs of router r: its network VCs and its endpoints' injection VCs.
+  int32_t localVcs(int32_t r) const {
+    const uint32_t end = r + 1 < routers_ ? static_cast<uint32_t>(router_[r + 1].vc_begin)
+                                          : vc_count_;
+    return static_cast<int32_t>(end - static_cast<uint32_t>(router_[r].vc_begin));
+  }
   // What blocked VC gv waits for, appended to `targets`; false when it can move (now or
   // once something already in flight arrives).
   // Credits an unowned output VC needs before it is given to a packet of `len` flits: room
@@ -326,8 +338,9 @@ class Network {
   FlowControl flow_;
   DeadlockHandling deadlock_;
   int32_t routers_ = 0;
+  EndpointLayout endpoints_;
   int32_t vcs_ = 1;      // per network port
-  int32_t inj_vcs_ = 1;  // at the PE port
+  int32_t inj_vcs_ = 1;  // per endpoint's injection port
   int32_t buffer_flits_ = 1;
   int32_t depth_ = 1;  // ring slots per VC, a power of two >= buffer_flits_
   uint32_t depth_mask_ = 0;
@@ -361,7 +374,9 @@ class Network {
     uint64_t nonempty = 0;  // local input VCs holding flits
     uint64_t owning = 0;    // local input VCs in kActive (owning an output VC, or ejecting)
     int32_t vc_begin = 0;   // first global input VC
-    uint32_t ports = 0;     // first global port << kDegreeBits | degree (degree + 1 ports: PE last)
+    // first global port << kDegreeBits | degree; the network ports come first, then one port
+    // per endpoint (degree + endpoints ports in all)
+    uint32_t ports = 0;
     static constexpr int kDegreeBits = 5;  // degree < kMaxPorts
     int32_t portBegin() const { return static_cast<int32_t>(ports >> kDegreeBits); }
     int32_t degree() const { return static_cast<int32_t>(ports & ((1u << kDegreeBits) - 1)); }
@@ -438,7 +453,8 @@ class Network {
   }
 
   // per global output VC: credits (free downstream slots) in the low 15 bits, and kOwned
-  // while a packet holds the VC; each router's are followed by its ejection sentinel, and
+  // while a packet holds the VC; each router's are followed by its endpoints' ejection
+  // sentinels (one at the first of each endpoint's injection-VC numbers), and
   // the last entries are the credit sink, where the credits of ports without a sender
   // (injection ports) go, never read
   static constexpr uint16_t kOwned = 0x8000;

@@ -12,6 +12,7 @@ inline constexpr uint32_t kNone = 0xffffffffu;
 // Message::tag of a synthetic message; an application's carry their pattern tag.
 inline constexpr uint64_t kNoTag = ~uint64_t{0};
 
+// src and dst are ENDPOINT ids (endpoints.h); with one endpoint per router, router ids.
 struct Message {
   int64_t created = 0;       // clock the source created it
   int64_t first_entry = -1;  // clock its first head entered the network
@@ -28,6 +29,8 @@ struct Message {
   uint64_t tag = kNoTag;  // the pattern's tag of an application message (application.h)
 };
 
+// src and dst are ROUTER ids, what routing reads; the endpoints at those routers are
+// src_local and dst_local (endpoint id = the router's first endpoint + local, endpoints.h).
 struct Packet {
   int64_t head_entry = 0;  // clock its head entered the source router's injection VC
   uint64_t header = 0;     // routing state carried in the header
@@ -38,7 +41,11 @@ struct Packet {
   uint16_t hops = 0;
   uint16_t collisions = 0;
   uint8_t dropped = 0;
+  uint8_t src_local = 0;  // the sending endpoint among its router's (below kMaxPorts)
+  uint8_t dst_local = 0;  // the receiving endpoint among its router's: it ejects at deg + this
 };
+
+static_assert(sizeof(Packet) == 40, "packets stay 40 bytes: the endpoint fields use padding");
 
 // A pool of records with reuse of freed ids. Growth happens only when more records are live
 // than ever before, so a steady-state run does not allocate.

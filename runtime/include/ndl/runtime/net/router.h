@@ -48,7 +48,7 @@ NDL_HOT void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame&
   EventWheel::append(*credit_bucket_,
                      CreditEvent{static_cast<uint32_t>(ports_[f.pb + v.port].up_ovc + v.index)});
   const int32_t o = v.out_port;
-  if (o == f.deg) {
+  if (o >= f.deg) {  // ejection, at the port of the endpoint it goes to
     log.moved = true;  // a move over a link is seen in log.flit_hops
     --flits_in_network_;
     if (tail) {
@@ -84,9 +84,10 @@ NDL_HOT void Network::routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t sin
   const int32_t deg = router_[r].degree();
   // A head that came over a link made a hop (counted here rather than per flit sent: the
   // packet's record is at hand here, and the send then needs no test of whether it is a head).
-  p.hops = static_cast<uint16_t>(p.hops + (v.port != deg));
-  v.out_port = p.dst == r ? static_cast<uint8_t>(deg) : uint8_t{0xff};
-  v.out_ovc = static_cast<uint8_t>(deg * vcs_);  // ejecting: the sentinel's place
+  p.hops = static_cast<uint16_t>(p.hops + (v.port < deg));
+  // Ejecting: the port of endpoint dst_local (its output VC, the sentinel, is set as the
+  // header's delay ends: only ejecting heads pay for it).
+  v.out_port = p.dst == r ? static_cast<uint8_t>(deg + p.dst_local) : uint8_t{0xff};
   v.ready = since + static_cast<uint32_t>(header_delay_);
   v.state = VcState::kRouting;
 }
@@ -337,7 +338,9 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     }
     if (v.state == VcState::kRouting) {
       if (static_cast<int32_t>(now - v.ready) < 0) continue;
-      if (v.out_port == deg) {
+      if (v.out_port != 0xff) {  // routeHead chose an ejection port
+        // The endpoint's sentinel, where an output VC would be: it always has a credit.
+        v.out_ovc = static_cast<uint8_t>(deg * vcs_ + (v.out_port - deg) * inj_vcs_);
         v.state = VcState::kActive;
         router_[r].owning |= uint64_t{1} << l;
       } else {
@@ -453,22 +456,25 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     uint32_t out_req[kMaxPorts];
     uint32_t out_ports = 0;
     const uint64_t port_vcs = vcs_ >= 64 ? ~uint64_t{0} : (uint64_t{1} << vcs_) - 1;
+    const uint64_t inj_port_vcs = inj_vcs_ >= 64 ? ~uint64_t{0} : (uint64_t{1} << inj_vcs_) - 1;
     // The recovery lane (a VC of a token class, the token holder's) wins both stages: DISHA
     // gives its deadlock-free lane priority on the physical channels.
     const bool lane = token_vc_ != 0 && lane_vcs_[r] != 0;
     uint32_t lane_in = 0;  // input ports whose chosen VC feeds the lane
     uint64_t moved = 0;
     for (uint64_t rest = sa_vcs; rest != 0;) {
-      // The input port of the lowest request, and all of that port's requests.
-      const int in = std::min<int>(bit_port_[__builtin_ctzll(rest)], deg);
+      // The input port of the lowest request, and all of that port's requests: a network
+      // port's VCs, or one endpoint's injection VCs (each endpoint is an input of its own).
+      const int in = vc(vb + static_cast<uint32_t>(__builtin_ctzll(rest))).port;
       const uint64_t req =
-          rest & (in < deg ? port_vcs << (in * vcs_) : ~uint64_t{0} << (deg * vcs_));
+          rest & (in < deg ? port_vcs << (in * vcs_)
+                           : inj_port_vcs << (deg * vcs_ + (in - deg) * inj_vcs_));
       rest &= ~req;
       int l = roundRobinPick(req, ports_[pb + in].sa_in_ptr);
       if (lane) {
         for (uint64_t m = req; m != 0; m &= m - 1) {
           const InputVc& u = vc(vb + __builtin_ctzll(m));
-          if (u.out_port != deg && ((token_bits_ >> u.out_ovc) & 1)) {
+          if (u.out_port < deg && ((token_bits_ >> u.out_ovc) & 1)) {
             l = __builtin_ctzll(m);
             lane_in |= 1u << in;
             break;

@@ -32,7 +32,7 @@ struct RouteContext {
   int32_t node;      // router making the decision
   int32_t src;       // packet source
   int32_t dest;      // packet destination (never `node`: the router ejects by itself)
-  int32_t in_port;   // port the packet arrived on; the node's degree for the PE port
+  int32_t in_port;   // port the packet arrived on; degree + i for endpoint i's injection port
   int32_t in_vc;     // VC it arrived on
   int32_t num_vcs;   // VCs per network output port
   int32_t in_class;  // class of that VC (network classes, or injection classes at the PE)

@@ -16,17 +16,24 @@
 namespace ndl::rt {
 
 enum class ResultTable : uint8_t {
-  kNodes,        // a row per node: messages, flits, collisions, VC-class grants, recoveries
+  // A row per endpoint: messages, flits; with one endpoint per router also its router's
+  // collisions, VC-class grants, recoveries (otherwise those cells are empty: see kRouters).
+  kNodes,
   kPairs,        // a row per ReportPairs pair: latencies in clocks and ns
   kApplication,  // a row per node of a pattern file's application: finish, compute, wait
+  // A row per router, only when routers have other than one endpoint each: collisions,
+  // drops, VC-class grants, recoveries.
+  kRouters,
 };
-inline constexpr std::array<ResultTable, 3> kResultTables{ResultTable::kNodes, ResultTable::kPairs,
-                                                          ResultTable::kApplication};
+inline constexpr std::array<ResultTable, 4> kResultTables{
+    ResultTable::kNodes, ResultTable::kPairs, ResultTable::kApplication, ResultTable::kRouters};
 
-// "nodes", "pairs", "application": the key in the JSON's "tables" and the file's suffix.
+// "nodes", "pairs", "application", "routers": the key in the JSON's "tables" and the file's
+// suffix.
 std::string_view tableName(ResultTable table);
 // Whether the run has the table: pairs only with ReportPairs, application only with a
-// pattern file.
+// pattern file, routers only when routers have other than one endpoint each (the JSON's
+// "tables" names it only then).
 bool hasTable(const Results& results, ResultTable table);
 // Whether its rows are the network's nodes (the size limit of TablesMode::kAuto applies).
 bool isPerNode(ResultTable table);

@@ -131,7 +131,10 @@ struct ApplicationResult {
   std::vector<Mark> marks;
 };
 
-// Kept per node during the run, so message counts are 32-bit (memory per node matters).
+// Kept per endpoint during the run, so message counts are 32-bit (memory per node matters).
+// With one endpoint per router (every network whose topology says nothing of endpoints) the
+// row also holds its router's figures (collisions, dropped_packets, class_grants,
+// recoveries, recovery_hops); otherwise those are in RouterRow and stay 0 here.
 struct NodeRow {
   int64_t injected_flits = 0;
   int64_t delivered_flits = 0;
@@ -151,6 +154,16 @@ struct NodeRow {
   int64_t recovery_hops = 0;  // grants to packets with it set (recovery VC use)
 };
 
+// A router's own figures, kept apart from the endpoints' rows when routers have other than
+// one endpoint each.
+struct RouterRow {
+  int64_t collisions = 0;             // packets held at this router (counted once per packet)
+  uint32_t dropped_packets = 0;       // dropped at this router
+  std::vector<int64_t> class_grants;  // packets granted an output VC of each network class
+  int64_t recoveries = 0;
+  int64_t recovery_hops = 0;
+};
+
 // A deadlock the run found: a cycle of blocked virtual channels, each waiting for the next.
 struct DeadlockRecord {
   int64_t clock = -1;  // -1: none found
@@ -166,7 +179,10 @@ struct Results {
 
   // topology
   std::string topology_name;
-  int32_t nodes = 0;
+  int32_t nodes = 0;  // routers
+  // Endpoints when routers have other than one endpoint each; -1 otherwise (then as many as
+  // nodes, with the same ids).
+  int32_t endpoints = -1;
   int64_t links = 0;
   int32_t diameter = 0;
   double avg_distance = 0;
@@ -209,7 +225,10 @@ struct Results {
   double collisions_per_packet = 0;
   double collisions_per_message = 0;
 
-  std::vector<NodeRow> per_node;
+  std::vector<NodeRow> per_node;  // per endpoint
+  // Per router, only when routers have other than one endpoint each (else empty: the
+  // router's figures are in its endpoint's NodeRow).
+  std::vector<RouterRow> per_router;
   // The routing's network VC classes and (RecoveryField name), if any; totals of the
   // per-node class grants, recoveries and recovery hops (whole run).
   std::vector<std::string> class_names;

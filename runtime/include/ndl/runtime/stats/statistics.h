@@ -1,11 +1,14 @@
 // The statistics of spec 2.3, fed by the simulator as messages are created, injected and
 // resolved: latency distributions in a window of messages by arrival order, throughput,
-// hop counts, collisions, per-node counts, the sampled time series and conservation.
+// hop counts, collisions, per-endpoint and per-router counts, the sampled time series and
+// conservation. Rows of what endpoints send and receive are per endpoint; collisions,
+// drops, grants and recoveries per router (with one endpoint per router, one row holds both).
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "ndl/runtime/net/endpoints.h"
 #include "ndl/runtime/net/packet.h"
 #include "ndl/runtime/sim/sim_params.h"
 #include "ndl/runtime/stats/latency_histogram.h"
@@ -24,14 +27,14 @@ struct HeldCounts {
 
 class Statistics {
  public:
-  Statistics(const SimParams& params, int32_t nodes);
+  Statistics(const SimParams& params, const EndpointLayout& endpoints);
 
   void onCreated(const Message& m, int64_t flits);
-  void onRefused(int32_t node, int64_t flits);
-  void onFlitInjected(int32_t node) { ++per_node_[node].injected_flits; }
+  void onRefused(int32_t endpoint, int64_t flits);
+  void onFlitInjected(int32_t endpoint) { ++per_node_[endpoint].injected_flits; }
   void onMessageInjected(const Message& m);  // its first head entered the network
   void onPacketDelivered(const Packet& p, int64_t c);
-  void onPacketDropped(const Packet& p, int32_t at_node);
+  void onPacketDropped(const Packet& p, int32_t at_router);
   void onMessageResolved(const Message& m, int64_t c);  // all its packets delivered/dropped
   // Called after every clock with the flits then in the network.
   void endCycle(int64_t c, int64_t flits_in_network) {
@@ -57,8 +60,16 @@ class Statistics {
     int64_t delivered_bits = 0;  // message lengths of the messages delivered
   };
   void sample(int64_t end_cycle, int64_t flits_in_network);
+  // The endpoints a packet leaves from and goes to (its src and dst are routers).
+  int32_t srcEndpoint(const Packet& p) const {
+    return endpoints_.oneEach() ? p.src : endpoints_.first(p.src) + p.src_local;
+  }
+  int32_t dstEndpoint(const Packet& p) const {
+    return endpoints_.oneEach() ? p.dst : endpoints_.first(p.dst) + p.dst_local;
+  }
   bool measuring() const { return window_open_ && !window_closed_; }
 
+  const EndpointLayout& endpoints_;
   int64_t warmup_;
   int64_t measured_;
   int64_t interval_;
@@ -101,7 +112,8 @@ class Statistics {
   std::vector<PairAcc> pairs_;
   BatchSeries batches_;
 
-  std::vector<NodeRow> per_node_;
+  std::vector<NodeRow> per_node_;  // per endpoint
+  std::vector<RouterRow> per_router_;  // unless one endpoint per router (then in per_node_)
   std::vector<SeriesRow> series_;
   SeriesRow current_;
 };

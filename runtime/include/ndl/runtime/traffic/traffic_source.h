@@ -1,11 +1,13 @@
-// The processing elements as traffic sources: message creation (Bernoulli per clock or
-// periodic), destination and length choice, the injection queue with its capacity, and
-// packetization into the injection channel, one flit per clock.
+// The endpoints as traffic sources: message creation (Bernoulli per clock or periodic),
+// destination and length choice, the injection queue with its capacity, and packetization
+// into the endpoint's injection channel, one flit per clock. Sources are numbered by endpoint
+// (endpoints.h); the network is driven by router (pending, inject).
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "ndl/runtime/net/endpoints.h"
 #include "ndl/runtime/net/network.h"
 #include "ndl/runtime/net/packet.h"
 #include "ndl/runtime/sim/sim_params.h"
@@ -17,27 +19,33 @@ namespace ndl::rt {
 
 class TrafficSources {
  public:
-  TrafficSources(const SimParams& params, const TopologyIndex& topo, int32_t nodes);
+  // Coordinate patterns (Transpose on a square network, Tornado, Neighbor) use the topology's
+  // coordinates only with one endpoint per router; otherwise they number endpoints as a ring
+  // or by address bits, as on a network without coordinates.
+  TrafficSources(const SimParams& params, const TopologyIndex& topo,
+                 const EndpointLayout& endpoints);
 
   // Creates the messages due at clock c; accepted ones join their source's queue and wake
   // its router.
   void createDue(int64_t c, PacketStore& store, Statistics& stats, Network& net);
   // A message of the application (application.h), created at clock c: never refused, since
-  // the program holds its data; MessageMaxCount bounds synthetic creation only.
+  // the program holds its data; MessageMaxCount bounds synthetic creation only. node and
+  // dest are endpoints.
   void enqueueApp(int32_t node, int32_t dest, int64_t bits, uint64_t tag, int64_t c,
                   PacketStore& store, Statistics& stats, Network& net) {
     enqueue(node, dest, bits, c, store, stats, net, tag);
   }
-  // The PE of router r at clock c: hands at most one flit to an injection VC.
+  // The endpoints of router r at clock c: each hands at most one flit to one of its
+  // injection VCs.
   void inject(int32_t r, int64_t c, PacketStore& store, Statistics& stats, Network& net);
 
-  // Whether the PE of router r has a message to inject: one bit per source, so that the
-  // router steps of a network larger than the caches ask it without loading the source.
+  // Whether an endpoint of router r has a message to inject: one bit per router, so that the
+  // router steps of a network larger than the caches ask it without loading the sources.
   bool pending(int32_t r) const { return (pending_[r >> 6] >> (r & 63)) & 1; }
-  // The same, a bit per source: source r is bit r % 64 of word r / 64.
+  // The same, a bit per router: router r is bit r % 64 of word r / 64.
   const std::vector<uint64_t>& pendingWords() const { return pending_; }
   void prefetch(int32_t r) const {
-    if (pending(r)) __builtin_prefetch(&sources_[r]);
+    if (pending(r)) __builtin_prefetch(&sources_[static_cast<size_t>(endpoints_.first(r))]);
   }
   // No source will ever create another message.
   bool exhausted() const {
@@ -61,17 +69,39 @@ class TrafficSources {
     uint64_t packets_made = 0;  // numbers the draws of header fields
     bool blocked = false;       // InjectionQueueOverflow Block: holds a message, creates none
   };
-  uint64_t initialHeader(Source& s, const Packet& p) const;
-  // inject for a packet's head flit, taking the next message's packet first when none is
+  uint64_t initialHeader(Source& s, int32_t e, const Packet& p) const;
+  // Endpoint e, the router r's endpoint `local`: hands at most one flit to its injection VCs.
+  // kOneEach: e == r and local == 0, known at compile time (the layout of every network
+  // whose topology says nothing of endpoints keeps the code it had before endpoints).
+  template <bool kOneEach>
+  [[gnu::always_inline]] inline void injectAt(int32_t r, int32_t e, int32_t local, int64_t c,
+                                              PacketStore& store, Statistics& stats,
+                                              Network& net);
+  // inject for routers with other than one endpoint each; out of line, so that inject keeps
+  // the size (and the register saves) it has with one endpoint per router.
+  [[gnu::noinline]] void injectEndpoints(int32_t r, int64_t c, PacketStore& store,
+                                         Statistics& stats, Network& net);
+  // injectAt for a packet's head flit, taking the next message's packet first when none is
   // being written.
+  // With one endpoint per router it takes the arguments inject has, so that inject's call
+  // is a jump (no arguments on the stack).
   [[gnu::noinline]] void injectHead(int32_t r, int64_t c, PacketStore& store, Statistics& stats,
                                     Network& net);
+  [[gnu::noinline]] void injectHeadAt(int32_t r, int32_t e, int32_t local, int64_t c,
+                                      PacketStore& store, Statistics& stats, Network& net);
+  template <bool kOneEach>
+  [[gnu::always_inline]] inline void injectHeadBody(int32_t r, int32_t e, int32_t local,
+                                                    int64_t c, PacketStore& store,
+                                                    Statistics& stats, Network& net);
   int64_t nextGap(Source& s);
   void create(int32_t node, int64_t c, PacketStore& store, Statistics& stats, Network& net);
   void enqueue(int32_t node, int32_t dest, int64_t bits, int64_t c, PacketStore& store,
                Statistics& stats, Network& net, uint64_t tag = kNoTag);
 
   const SimParams& params_;
+  const EndpointLayout& endpoints_;
+  bool one_each_;  // endpoints_.oneEach(), a byte the injection reads
+  TopologyIndex no_coordinates_;  // what coordinate patterns see when endpoints are not routers
   const TopologyIndex& topo_;
   DestFn dest_fn_;
   int32_t nodes_;
@@ -85,17 +115,21 @@ class TrafficSources {
   bool stopped_ = false;   // MessageCreationMax reached: no source creates again
   size_t script_next_ = 0;
   std::vector<Source> sources_;
-  std::vector<uint64_t> pending_;  // bit r: source r has a queued message or a packet to write
-  void notePending(int32_t r, const Source& s) {
+  // bit r: an endpoint of router r has a queued message or a packet to write
+  std::vector<uint64_t> pending_;
+  static bool hasWork(const Source& s) { return s.head != kNone || s.packet != kNone; }
+  // Endpoint e (of router r) has work, or has none any more.
+  void notePending(int32_t r, int32_t e, const Source& s) {
     const uint64_t bit = uint64_t{1} << (r & 63);
-    if (s.head != kNone || s.packet != kNone) {
+    if (hasWork(s)) {
       pending_[r >> 6] |= bit;
-    } else {
+    } else if (endpoints_.oneEach() || !otherHasWork(r, e)) {
       pending_[r >> 6] &= ~bit;
     }
   }
+  bool otherHasWork(int32_t r, int32_t e) const;
   // Per-source state of the destination function; only patterns with state (AllToAll and
-  // generated ones) get a slot per node, the others share one.
+  // generated ones) get a slot per endpoint, the others share one.
   std::vector<uint64_t> pattern_state_;
   DueWheel due_;  // when each creating source creates next
 };
