@@ -44,15 +44,6 @@ void checkRouterLimits(const FrontEndResult& result, DiagnosticEngine& diags) {
     }
   }
   const uint32_t endpoints = g.endpointsAt(widest);
-  if (!g.endpoints.empty()) {
-    diags.report(DiagKind::NoEffectYet, p.topology.call->range,
-                 fmt::format("{} places its endpoints itself ({} at {} routers); the simulator "
-                             "runs one endpoint per router only",
-                             g.name, g.endpointCount(), g.nodeCount))
-        .withHint("ndlc info and ndlc check analyse it; simulate a network with one endpoint "
-                  "per router");
-    return;
-  }
   if (!g.endpoints.empty() && ports + endpoints > static_cast<uint32_t>(rt::kMaxPorts)) {
     diags.report(DiagKind::TooManyPorts, p.topology.call->range,
                  fmt::format("router {} has {} ports and {} endpoints; a simulator's router has "
@@ -144,6 +135,8 @@ double simulatorMemoryBytes(const FrontEndResult& result) {
   shape.vcs = p.virtualChannels;
   shape.injection_vcs = p.injectionVirtualChannels;
   shape.buffer_flits = p.bufferFlits;
+  if (!result.network->graph.endpoints.empty())
+    shape.endpoints = static_cast<int64_t>(result.network->graph.endpointCount());
   return rt::estimateSimulatorBytes(shape);
 }
 

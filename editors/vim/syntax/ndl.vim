@@ -54,12 +54,13 @@ let s:enums = ['StoreAndForward', 'Wormhole', 'VirtualCutThrough',
       \ 'DimensionOrder', 'XFirstYNext', 'Ecube', 'VectorRouting',
       \ 'MinimalAdaptive', 'WestFirst', 'NorthLast', 'NegativeFirst',
       \ 'OddEven', 'Valiant', 'ShortestPath', 'ShortestPathUpDown',
-      \ 'VectorRoutingUpDown', 'StarChannel', 'RecoverX', 'DISHA', 'Refuse',
-      \ 'Block', 'Drop', 'Avoid', 'Detect', 'DropAfterTimeout', 'Atomic',
-      \ 'NonAtomic', 'First', 'Random', 'MostCredits', 'StraightFirst',
-      \ 'Uniform', 'BitReversal', 'BitComplement', 'Transpose', 'Shuffle',
-      \ 'Tornado', 'Neighbor', 'HotSpot', 'AllToAll', 'Ring', 'Mesh', 'Torus',
-      \ 'Hypercube', 'RDT']
+      \ 'VectorRoutingUpDown', 'StarChannel', 'RecoverX', 'FatTreeUpDown',
+      \ 'DragonflyMinimal', 'DISHA', 'Refuse', 'Block', 'Drop', 'Avoid',
+      \ 'Detect', 'DropAfterTimeout', 'Atomic', 'NonAtomic', 'First',
+      \ 'Random', 'MostCredits', 'StraightFirst', 'Uniform', 'BitReversal',
+      \ 'BitComplement', 'Transpose', 'Shuffle', 'Tornado', 'Neighbor',
+      \ 'HotSpot', 'AllToAll', 'Ring', 'Mesh', 'Torus', 'Hypercube', 'RDT',
+      \ 'FatTree', 'CMesh', 'Dragonfly']
 " END GENERATED enums
 " BEGIN GENERATED keywords (editors/sync_names.py --write)
 let s:keywords = ['let', 'if', 'cond', 'for', 'mod']
