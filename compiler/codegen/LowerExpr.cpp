@@ -709,6 +709,19 @@ class Lowerer {
         for (size_t k = 1; k < e.kids.size(); ++k) acc = prefer(acc, v(k), e);
         return acc;
       }
+      case Op::PortQueue:
+      case Op::PortCreditsAt:
+      case Op::PortFreeVcsAt: {
+        // Answered by the router the call runs at (generated_entry.cpp): -1 for a port it
+        // lacks, refused as the evaluator refuses it.
+        llvm::FunctionCallee f = m_.getOrInsertFunction(
+            "ndl_port_load", llvm::FunctionType::get(i64_, {i64_, i64_}, false));
+        const int64_t what = e.op == Op::PortQueue ? 0 : e.op == Op::PortCreditsAt ? 1 : 2;
+        llvm::Value* r = b_.CreateCall(f, {v(0), constant(what)});
+        failIf(b_.CreateICmpSLT(r, constant(0)), e,
+               "a congestion read of a port the node does not have");
+        return r;
+      }
       case Op::PortDim: return b_.CreateAShr(v(0), constant(1));
       case Op::PortDir:
         return b_.CreateSelect(truth(b_.CreateAnd(v(0), constant(1))), constant(1), constant(-1));

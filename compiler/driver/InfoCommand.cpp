@@ -248,6 +248,9 @@ int runInfo(const InfoOptions& options) {
         std::cout << fmt::format("waiting           routed again every router clock (the routing "
                                  "compares (blocked-for) with more than {} distinct values)\n",
                                  elab::kMaxWaitBreaks);
+      else if (!breaks && r.network->readsCongestion)
+        std::cout << "waiting           routed again every router clock (the routing reads "
+                     "congestion)\n";
       else if (!breaks)
         std::cout << "waiting           routed again every router clock (the routing reads "
                      "(blocked-for) other than against a constant)\n";

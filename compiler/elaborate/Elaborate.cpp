@@ -219,6 +219,7 @@ bool configureRouting(const sema::CheckedProgram& program, Network& net, Evaluat
   ctx.injectionVcs = p.injectionVirtualChannels;
   ctx.avoiding = p.deadlockHandling == sema::EnumId::DeadlockHandling_Avoid;
   ctx.recoveryTimeout = p.recoveryTimeoutNetworkClocks;  // (blocked-for) counts network clocks
+  ctx.bufferFlits = p.bufferFlits > 0 ? p.bufferFlits : p.packetFlits;
   SourceRange at = p.where[static_cast<size_t>(sema::FormId::RoutingAlgorithm)];
   SourceRange site = at.valid() ? at : p.topology.call->range;
   if (p.selection) {
@@ -369,6 +370,16 @@ bool readsVar(const sema::Expr& e, uint32_t slot) {
   return false;
 }
 
+// Does e read congestion ((port-queue P), (port-credits P), (port-free-vcs P))?
+bool readsCongestion(const sema::Expr& e) {
+  if (e.op == sema::Op::PortQueue || e.op == sema::Op::PortCreditsAt ||
+      e.op == sema::Op::PortFreeVcsAt)
+    return true;
+  for (const sema::Expr& k : e.kids)
+    if (readsCongestion(k)) return true;
+  return false;
+}
+
 // Does e read any variable (a parameter, a let or a loop)?
 bool readsAnyVar(const sema::Expr& e) {
   if (e.op == sema::Op::Var) return true;
@@ -444,6 +455,9 @@ bool collectWaitBreaks(const sema::Expr& e, const NetworkContext& config,
     return true;
   }
   if (isWait(e)) return false;
+  // A routing that reads congestion may answer differently whenever the load changes.
+  if (e.op == Op::PortQueue || e.op == Op::PortCreditsAt || e.op == Op::PortFreeVcsAt)
+    return false;
   for (const sema::Expr& k : e.kids)
     if (!collectWaitBreaks(k, config, out)) return false;
   return true;
@@ -537,6 +551,7 @@ std::optional<Network> elaborate(const sema::CheckedProgram& program, Evaluator&
   if (net.routingDef)
     net.waitBreaks = waitBreaks(program.defs.defs[*net.routingDef].body, evaluator.network(),
                                 &net.waitBreaksTooMany);
+    net.readsCongestion = readsCongestion(program.defs.defs[*net.routingDef].body);
   return net;
 }
 
@@ -627,7 +642,7 @@ RouteFunctions routeFunctions(const Network& network, const sema::DefinitionTabl
       return true;
     };
   }
-  fns.candidates = [g, classes, def, header, &evaluator, &failed](
+  auto once = [g, classes, def, header, &evaluator, &failed](
                        NodeId cur, NodeId dst, Hop in, uint32_t blockedFor, RouteState& s,
                        std::vector<Hop>& out) {
     if (failed) return CandidateStatus::kFailed;
@@ -699,6 +714,56 @@ RouteFunctions routeFunctions(const Network& network, const sema::DefinitionTabl
     }
     return CandidateStatus::kOk;
   };
+  fns.congestion = readsCongestion(routing->body);
+  if (!fns.congestion) {
+    fns.candidates = once;
+  } else {
+    // A routing that reads congestion: first its answer on an idle network (what the trace
+    // follows, so hop counts are those of zero load), then the candidates of every outcome of
+    // its congestion comparisons, enumerated like draws (docs/routing.md, "Congestion"), so
+    // that the deadlock check sees every channel the routing may take under load.
+    fns.candidates = [once, routing, &evaluator, &failed](NodeId cur, NodeId dst, Hop in,
+                                                           uint32_t blockedFor, RouteState& s,
+                                                           std::vector<Hop>& out) {
+      out.clear();
+      CandidateStatus st = once(cur, dst, in, blockedFor, s, out);
+      if (st != CandidateStatus::kOk) return st;
+      Choices& ch = evaluator.choices();
+      ch.prescribed.clear();
+      std::vector<Hop> more;
+      evaluator.setCongestion(Congestion::kEvery);
+      size_t outcomes = 0;
+      for (;;) {
+        ch.made = 0;
+        more.clear();
+        st = once(cur, dst, in, blockedFor, s, more);
+        if (st != CandidateStatus::kOk) break;
+        for (const Hop& h : more)
+          if (std::find(out.begin(), out.end(), h) == out.end()) out.push_back(h);
+        if (++outcomes > kMaxCongestionOutcomes) {
+          evaluator.reportAt(routing->nameRange,
+                             fmt::format("the routing's congestion comparisons at node {} for "
+                                         "destination {} have more than {} outcomes; the "
+                                         "analyses cannot follow them all",
+                                         cur, dst, kMaxCongestionOutcomes));
+          failed = true;
+          st = CandidateStatus::kFailed;
+          break;
+        }
+        // The next outcome: the last choice still false becomes true, later ones drop.
+        const size_t made = ch.made;
+        ch.prescribed.resize(made, 0);
+        size_t j = made;
+        while (j > 0 && ch.prescribed[j - 1] == 1) --j;
+        if (j == 0) break;
+        ch.prescribed.resize(j);
+        ch.prescribed[j - 1] = 1;
+      }
+      evaluator.setCongestion(Congestion::kIdle);
+      ch.prescribed.clear();
+      return st;
+    };
+  }
   // On a network with declared symmetry the routes of a routing that does
   // not depend on where it is stand for all: the analyses may then trace
   // from the representatives only. Never assumed when it is known to be

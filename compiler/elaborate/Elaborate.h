@@ -43,6 +43,7 @@ struct Network {
   // instead of every router clock. nullopt: the body reads (blocked-for) some other way.
   std::optional<std::vector<int64_t>> waitBreaks;
   bool waitBreaksTooMany = false;  // waitBreaks is nullopt for more than kMaxWaitBreaks values
+  bool readsCongestion = false;    // the routing reads congestion: waitBreaks is nullopt
   std::optional<int64_t> closedDiameter;      // declared by the topology
   std::optional<Rational> closedAverage;      // declared by the topology
 };

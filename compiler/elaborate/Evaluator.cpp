@@ -201,7 +201,8 @@ Value Evaluator::evalCall(const Expr& e, Value* frame) {
   // never assigned, so callee[0, arity) still holds the key when the body returns.
   const uint32_t def = static_cast<uint32_t>(e.i);
   MemoTable::Slot* slot = nullptr;
-  if (builder_ == nullptr && memoizable(def)) {
+  // Under Congestion::kEvery a result may depend on the choices made: not remembered.
+  if (builder_ == nullptr && congestion_ == Congestion::kIdle && memoizable(def)) {
     if (!memo_) memo_ = std::make_unique<MemoTable>();
     if (memoStale_) memo_->clear();
     memoStale_ = false;
@@ -225,8 +226,25 @@ Value Evaluator::evalCall(const Expr& e, Value* frame) {
   return v;
 }
 
+// An unknown Int: a congestion read under Congestion::kEvery, or arithmetic on one. Every
+// other value has b != 0 (an Int's b is 1, a Real's denominator is positive).
+constexpr Value kUnknown{0, 0};
+inline bool unknown(const Value& v) { return v.b == 0; }
+
+Value Evaluator::choose() {
+  const size_t k = choices_.made++;
+  return Value::integer(k < choices_.prescribed.size() ? choices_.prescribed[k] : 0);
+}
+
 Value Evaluator::eval(const Expr& e, Value* frame) {
-  auto num = [&](size_t k) { return eval(e.kids[k], frame).a; };
+  auto num = [&](size_t k) {
+    const Value v = eval(e.kids[k], frame);
+    if (unknown(v)) [[unlikely]]
+      fail(e.kids[k], "a congestion read decides comparisons only: the analyses follow every "
+                      "outcome of a comparison, not every value (compare it, or add, subtract, "
+                      "multiply, min or max it before comparing)");
+    return v.a;
+  };
   auto rat = [&](size_t k) { return eval(e.kids[k], frame).rational(); };
   auto checked = [&](bool overflow, int64_t v) {
     if (overflow) fail(e, "integer overflow");
@@ -266,25 +284,38 @@ Value Evaluator::eval(const Expr& e, Value* frame) {
         }
         return Value::real(acc);
       }
-      int64_t acc = num(0);
+      // Every operand is evaluated once (a choice inside one is made once); an unknown
+      // operand makes the sum unknown.
+      const Value first = eval(e.kids[0], frame);
+      bool any = unknown(first);
+      int64_t acc = first.a;
       for (size_t k = 1; k < e.kids.size(); ++k) {
-        int64_t v = num(k);
+        const Value x = eval(e.kids[k], frame);
+        any |= unknown(x);
+        if (any) continue;
+        int64_t v = x.a;
         bool over = e.op == Op::Add   ? __builtin_add_overflow(acc, v, &acc)
                     : e.op == Op::Sub ? __builtin_sub_overflow(acc, v, &acc)
                                       : __builtin_mul_overflow(acc, v, &acc);
         if (over) fail(e, "integer overflow");
       }
-      return Value::integer(acc);
+      return any ? kUnknown : Value::integer(acc);
     }
     case Op::Neg:
       if (sema::isRealLike(e.type)) return realOp(Rational(0).sub(rat(0)));
-      return checked(num(0) == INT64_MIN, -num(0));
+      {
+        const Value x = eval(e.kids[0], frame);
+        if (unknown(x)) return kUnknown;
+        return checked(x.a == INT64_MIN, -x.a);
+      }
     case Op::Abs:
       if (sema::isRealLike(e.type)) {
         Rational r = rat(0);
         return r.isNegative() ? realOp(Rational(0).sub(r)) : Value::real(r);
       } else {
-        int64_t v = num(0);
+        const Value x = eval(e.kids[0], frame);
+        if (unknown(x)) return kUnknown;
+        int64_t v = x.a;
         return checked(v == INT64_MIN, v < 0 ? -v : v);
       }
     case Op::Min:
@@ -292,6 +323,10 @@ Value Evaluator::eval(const Expr& e, Value* frame) {
       Value best = eval(e.kids[0], frame);
       for (size_t k = 1; k < e.kids.size(); ++k) {
         Value v = eval(e.kids[k], frame);
+        if (unknown(v) || unknown(best)) {
+          best = kUnknown;  // the later operands are still evaluated, once each
+          continue;
+        }
         bool less = sema::isRealLike(e.type) ? v.rational() < best.rational() : v.a < best.a;
         if (less == (e.op == Op::Min) && !(v.a == best.a && v.b == best.b)) best = v;
       }
@@ -318,7 +353,9 @@ Value Evaluator::eval(const Expr& e, Value* frame) {
         Rational a = rat(0), b = rat(1);
         cmp = a < b ? -1 : (b < a ? 1 : 0);
       } else {
-        int64_t a = num(0), b = num(1);
+        const Value x = eval(e.kids[0], frame), y = eval(e.kids[1], frame);
+        if (unknown(x) || unknown(y)) return choose();
+        const int64_t a = x.a, b = y.a;
         cmp = a < b ? -1 : (b < a ? 1 : 0);
       }
       bool r = e.op == Op::Lt ? cmp < 0 : e.op == Op::Le ? cmp <= 0 : e.op == Op::Gt ? cmp > 0 : cmp >= 0;
@@ -327,6 +364,7 @@ Value Evaluator::eval(const Expr& e, Value* frame) {
     case Op::Eq:
     case Op::Ne: {
       Value a = eval(e.kids[0], frame), b = eval(e.kids[1], frame);
+      if (unknown(a) || unknown(b)) return choose();
       bool eq = a.a == b.a && a.b == b.b;
       if (e.kids[0].type == Type::Coord) eq = list(a) == list(b);
       return Value::integer(eq == (e.op == Op::Eq));
@@ -540,6 +578,24 @@ Value Evaluator::eval(const Expr& e, Value* frame) {
       draws_.ranges.push_back(range);
       const int64_t v = k < draws_.prescribed.size() ? draws_.prescribed[k] : 0;
       return Value::integer(std::min(v, range - 1));
+    }
+    case Op::PortQueue:
+    case Op::PortCreditsAt:
+    case Op::PortFreeVcsAt: {
+      // Read in a routing or selection body only (the checker): frame[0] is `current`.
+      const Value p = eval(e.kids[0], frame);
+      const int64_t n = frame[0].a;
+      if (!network_.graph) fail(e, "congestion is read of a network not yet built");
+      if (p.portDim() < 0 || p.portDim() > 0xFFFF ||
+          network_.graph->findPort(static_cast<NodeId>(n), static_cast<uint16_t>(p.portDim()),
+                                   p.portDir()) == kNoChannel)
+        fail(e, fmt::format("node {} has no port (port {} {}) to read the congestion of", n,
+                            p.portDim(), static_cast<int>(p.portDir())));
+      if (congestion_ == Congestion::kEvery) return kUnknown;
+      // An idle network: nothing held downstream, every slot and VC free.
+      return Value::integer(e.op == Op::PortQueue       ? 0
+                            : e.op == Op::PortCreditsAt ? network_.bufferFlits * network_.vcs
+                                                        : network_.vcs);
     }
     case Op::PortDim: return Value::integer(eval(e.kids[0], frame).portDim());
     case Op::PortDir: return Value::integer(eval(e.kids[0], frame).portDir());

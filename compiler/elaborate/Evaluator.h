@@ -75,6 +75,7 @@ struct NetworkContext {
   int64_t injectionVcs = 1;
   bool avoiding = false;
   int64_t recoveryTimeout = 32;  // (recovery-timeout), router clocks
+  int64_t bufferFlits = 1;       // slots per VC: what (port-credits P) reads on an idle network
   int64_t networkClasses = 64;  // known once the routing's classes are laid out
   std::vector<HeaderFieldLayout> header;  // the routing's header fields
   void setRadices(std::vector<int64_t> r) {
@@ -93,6 +94,20 @@ struct Draws {
   std::vector<int64_t> ranges;
 };
 
+// What a congestion read ((port-queue P), (port-credits P), (port-free-vcs P)) gives the
+// analyses (docs/routing.md, "Congestion"): kIdle, its value on an idle network (the routes
+// traced for hop counts); kEvery, an unknown Int that arithmetic keeps unknown and whose
+// every comparison is a choice, enumerated like a draw (the candidates the deadlock check
+// follows). Choice k takes prescribed[k] (0: false, 1: true; 0 past the end); `made` counts
+// the choices of the call under way.
+enum class Congestion : uint8_t { kIdle, kEvery };
+struct Choices {
+  std::vector<int64_t> prescribed;
+  size_t made = 0;
+};
+// The outcomes of one routing call's congestion comparisons the analyses enumerate, at most.
+inline constexpr size_t kMaxCongestionOutcomes = 1024;
+
 class Evaluator {
  public:
   Evaluator(const sema::DefinitionTable& defs, DiagnosticEngine& diags);
@@ -106,6 +121,8 @@ class Evaluator {
   }
   const NetworkContext& network() const { return network_; }
   Draws& draws() { return draws_; }
+  Choices& choices() { return choices_; }
+  void setCongestion(Congestion c) { congestion_ = c; }
   void setBuilder(TopologyBuilder* builder) { builder_ = builder; }
 
   // Calls a definition with argument values. Returns nullopt after
@@ -162,6 +179,9 @@ class Evaluator {
   uintptr_t stackBase_ = 0;  // native stack address where the evaluation under way began
   void step(const sema::Expr& at);
   Draws draws_;
+  Congestion congestion_ = Congestion::kIdle;
+  Choices choices_;
+  Value choose();
 
   // Results of the functions that start a recursive search, by their
   // arguments (EvalMemo.cpp says which functions and why).

@@ -77,6 +77,9 @@ struct RouteFunctions {
   bool translationInvariant = false;
   // The packet carries header fields: the analyses' states include them.
   bool hasHeader = false;
+  // The routing reads congestion: `candidates` lists its answer on an idle network first, then
+  // what it may answer under any load.
+  bool congestion = false;
   // Evaluation steps spent by every call so far (unset: not measured). A
   // routing call costs from a few steps (DimensionOrder) to thousands (a
   // spanning tree climbed by recursion), so the analyses bound their work in

@@ -53,6 +53,10 @@ enum class Op : uint8_t {
   Linked,  // (linked a b): is there already a link from a to b?
   // the configuration (VirtualChannels, InjectionVirtualChannels, Avoid)
   Vcs, InjectionVcs, Avoiding, RecoveryTimeout,
+  // congestion at the router a routing runs at, of one of its output ports (kids {port}):
+  // (port-queue P) flits held downstream, (port-credits P) free slots, (port-free-vcs P)
+  // VCs no packet owns (docs/routing.md, "Congestion")
+  PortQueue, PortCreditsAt, PortFreeVcsAt,
   // candidate routes (docs/routing.md)
   RouteTo,      // (via port class): kids {port, class}; (via port): kids {port}, every VC
   RouteUnion,   // (union r...): tier by tier

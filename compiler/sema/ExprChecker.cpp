@@ -89,6 +89,8 @@ const std::unordered_map<std::string_view, Builtin>& builtins() {
       {"union", {Op::RouteUnion, -1}}, {"prefer", {Op::RoutePrefer, -1}},
       {"no-route", {Op::RouteNone, 0}}, {"random-node", {Op::RandomNode, 0}},
       {"random", {Op::RandomBelow, 1}},
+      {"port-queue", {Op::PortQueue, 1}}, {"port-credits", {Op::PortCreditsAt, 1}},
+      {"port-free-vcs", {Op::PortFreeVcsAt, 1}},
   };
   return table;
 }
@@ -784,6 +786,9 @@ class Checker {
                     : h == "port-credits"  ? kSelectPortCreditsSlot
                                            : 0;
     if (slot == 0) return std::nullopt;
+    // (port-credits P) and (port-free-vcs P) read a port's congestion (the builtins).
+    if ((slot == kSelectPortFreeSlot || slot == kSelectPortCreditsSlot) && n.children.size() == 2)
+      return std::nullopt;
     if (slot >= kRoutingParams) {
       // What a selection scores: only in a define-selection body.
       if (n.children.size() != 1) {
@@ -797,13 +802,11 @@ class Checker {
                           "a define-selection body only",
                           h))
             .withHint(routingDef_
-                          // A routing is a pure function of the packet: congestion is read
-                          // where candidates are chosen, so the static analyses stay sound.
-                          ? "a routing cannot read congestion: return every candidate port from "
-                            "the routing and choose among them in a (define-selection (Name) "
-                            "score) that reads it, named by (Selection Name)"
-                          : "call this function from a define-selection body and pass the "
-                            "value as a parameter");
+                          ? "a routing reads the congestion of a port it names: (port-credits "
+                            "P), (port-free-vcs P) or (port-queue P), e.g. (port-queue (port 0 "
+                            "1))"
+                          : "read it in the define-selection body and pass the value to this "
+                            "function as a parameter");
         return errorExpr(n);
       }
       Expr e{Op::Var};
@@ -1696,6 +1699,37 @@ class Checker {
       case Op::RouteNone:
         e.type = Type::Route;
         break;
+      case Op::PortQueue: case Op::PortCreditsAt: case Op::PortFreeVcsAt: {
+        // Congestion belongs to the router a routing or selection runs at: not to a pair of
+        // nodes (Hops), a packet's creation (initial values) or the configuration (class
+        // counts, requirements), and a helper is given it as a parameter so that the
+        // analyses see every read where the routing makes it (docs/routing.md, "Congestion").
+        const bool inBody = (routingDef_ || current_ == DefKind::Selection) &&
+                            scope_.size() >= kRoutingParams &&
+                            scope_[kRoutingArrivedSlot].name.starts_with("%");
+        if (inHops_ || inInit_ || !inBody) {
+          error(DiagKind::TypeError, n.range,
+                fmt::format("({} P) reads the congestion of a port at the router a packet is "
+                            "routed at; {}",
+                            n.head(),
+                            inHops_   ? "(Hops ...) is the hop count of a pair of nodes and "
+                                        "must not depend on the load"
+                            : inInit_ ? "a header field's initial value is computed before "
+                                        "the packet reaches a router"
+                                      : "it is available in a define-routing or "
+                                        "define-selection body only"))
+              .withHint(inHops_ ? "compute the hop count of the route taken on an idle "
+                                  "network from current, dest and source"
+                        : inInit_ ? "read it in the routing body and write the field with "
+                                    "(set name value route)"
+                                  : "read it in the body and pass the value to the function "
+                                    "as a parameter");
+          return errorExpr(n);
+        }
+        ok = need(0, Type::Port);
+        e.type = Type::Int;
+        break;
+      }
       case Op::RandomNode: case Op::RandomBelow:
         if (!inInit_) {
           error(DiagKind::TypeError, n.range,

@@ -55,12 +55,13 @@ let s:enums = ['StoreAndForward', 'Wormhole', 'VirtualCutThrough',
       \ 'MinimalAdaptive', 'WestFirst', 'NorthLast', 'NegativeFirst',
       \ 'OddEven', 'Valiant', 'ShortestPath', 'ShortestPathUpDown',
       \ 'VectorRoutingUpDown', 'StarChannel', 'RecoverX', 'FatTreeUpDown',
-      \ 'DragonflyMinimal', 'DISHA', 'Refuse', 'Block', 'Drop', 'Avoid',
-      \ 'Detect', 'DropAfterTimeout', 'Atomic', 'NonAtomic', 'First',
-      \ 'Random', 'MostCredits', 'StraightFirst', 'Uniform', 'BitReversal',
-      \ 'BitComplement', 'Transpose', 'Shuffle', 'Tornado', 'Neighbor',
-      \ 'HotSpot', 'AllToAll', 'Ring', 'Mesh', 'Torus', 'Hypercube', 'RDT',
-      \ 'FatTree', 'CMesh', 'Dragonfly']
+      \ 'DragonflyMinimal', 'DragonflyValiant', 'DragonflyUgal', 'DISHA',
+      \ 'Refuse', 'Block', 'Drop', 'Avoid', 'Detect', 'DropAfterTimeout',
+      \ 'Atomic', 'NonAtomic', 'First', 'Random', 'MostCredits',
+      \ 'StraightFirst', 'Uniform', 'BitReversal', 'BitComplement',
+      \ 'Transpose', 'Shuffle', 'Tornado', 'Neighbor', 'HotSpot', 'AllToAll',
+      \ 'Ring', 'Mesh', 'Torus', 'Hypercube', 'RDT', 'FatTree', 'CMesh',
+      \ 'Dragonfly']
 " END GENERATED enums
 " BEGIN GENERATED keywords (editors/sync_names.py --write)
 let s:keywords = ['let', 'if', 'cond', 'for', 'mod']

@@ -457,7 +457,7 @@ class Network {
   // sentinels (one at the first of each endpoint's injection-VC numbers), and
   // the last entries are the credit sink, where the credits of ports without a sender
   // (injection ports) go, never read
-  static constexpr uint16_t kOwned = 0x8000;
+  static constexpr uint16_t kOwned = kOwnedBit;
   static constexpr uint16_t kCreditMask = 0x7fff;
   std::vector<uint16_t> out_vc_;
 

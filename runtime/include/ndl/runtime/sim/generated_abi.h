@@ -127,6 +127,9 @@ int64_t ndl_has_port(int64_t node, int64_t dim, int64_t dir);
 // (peer n p): the node at the far end of n's output port p (code dim * 2 + (dir > 0)), n if
 // it has none. (graph-distance a b): hops of a shortest path, the node count if b is unreachable.
 int64_t ndl_peer(int64_t node, int64_t port);
+// (port-queue P), (port-credits P), (port-free-vcs P) (what 0, 1, 2) of output port P (code)
+// at the router whose routing or selection runs now; -1 when it has no such port.
+int64_t ndl_port_load(int64_t port, int64_t what);
 int64_t ndl_distance(int64_t from, int64_t to);
 #ifdef __cplusplus
 }
