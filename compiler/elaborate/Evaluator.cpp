@@ -240,9 +240,12 @@ Value Evaluator::eval(const Expr& e, Value* frame) {
   auto num = [&](size_t k) {
     const Value v = eval(e.kids[k], frame);
     if (unknown(v)) [[unlikely]]
-      fail(e.kids[k], "a congestion read decides comparisons only: the analyses follow every "
-                      "outcome of a comparison, not every value (compare it, or add, subtract, "
-                      "multiply, min or max it before comparing)");
+      throw EvalError{e.kids[k].range,
+                      "a congestion read decides comparisons only: the analyses follow every "
+                      "outcome of a comparison, not every value",
+                      DiagKind::EvaluationError,
+                      "compare it (after +, -, *, min or max if need be) and choose by the "
+                      "outcome, e.g. (if (< (port-queue P) 8) low high)"};
     return v.a;
   };
   auto rat = [&](size_t k) { return eval(e.kids[k], frame).rational(); };

@@ -1712,18 +1712,22 @@ class Checker {
                 fmt::format("({} P) reads the congestion of a port at the router a packet is "
                             "routed at; {}",
                             n.head(),
-                            inHops_   ? "(Hops ...) is the hop count of a pair of nodes and "
-                                        "must not depend on the load"
-                            : inInit_ ? "a header field's initial value is computed before "
-                                        "the packet reaches a router"
-                                      : "it is available in a define-routing or "
-                                        "define-selection body only"))
+                            inHops_     ? "(Hops ...) is the hop count of a pair of nodes and "
+                                          "must not depend on the load"
+                            : inInit_   ? "a header field's initial value is computed before "
+                                          "the packet reaches a router"
+                            : routingDef_ ? "class counts, field ranges and requirements are "
+                                            "evaluated once, with the configuration"
+                                        : "it is available in a define-routing or "
+                                          "define-selection body only"))
               .withHint(inHops_ ? "compute the hop count of the route taken on an idle "
                                   "network from current, dest and source"
                         : inInit_ ? "read it in the routing body and write the field with "
                                     "(set name value route)"
-                                  : "read it in the body and pass the value to the function "
-                                    "as a parameter");
+                        : routingDef_ ? "size the classes from (vcs) and choose among them in "
+                                        "the routing body by the congestion it reads"
+                                      : "read it in the body and pass the value to the "
+                                        "function as a parameter");
           return errorExpr(n);
         }
         ok = need(0, Type::Port);
