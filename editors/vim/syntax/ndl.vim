@@ -61,7 +61,7 @@ let s:enums = ['StoreAndForward', 'Wormhole', 'VirtualCutThrough',
       \ 'StraightFirst', 'Uniform', 'BitReversal', 'BitComplement',
       \ 'Transpose', 'Shuffle', 'Tornado', 'Neighbor', 'HotSpot', 'AllToAll',
       \ 'Ring', 'Mesh', 'Torus', 'Hypercube', 'RDT', 'FatTree', 'CMesh',
-      \ 'Dragonfly']
+      \ 'Dragonfly', 'DragonflyWired']
 " END GENERATED enums
 " BEGIN GENERATED keywords (editors/sync_names.py --write)
 let s:keywords = ['let', 'if', 'cond', 'for', 'mod']

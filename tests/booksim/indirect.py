@@ -1,0 +1,109 @@
+"""indirect.py NDLC DIR [--saturation]: NDL beside BookSim2's figures for the indirect
+networks (bench/booksim/indirect/reference.json, measured by bench/booksim/indirect/run.py;
+no BookSim code here), on the configurations of those runs:
+
+- dragonfly: BookSim2's dragonflynew k = 2 is (DragonflyWired 2 4 2 10 100) (local wires of
+  10 clocks, global of 100, credits the same), 256-flit VCs, min (DragonflyMinimal, 2 VCs) and
+  ugal (DragonflyUgal, 3 VCs); its router takes 2 clocks a hop at internal speedup 2, so
+  (NodeHardwareDelay 2clock);
+- fat tree: fattree k = 4, n = 3 is (FatTree 4 3), nca is FatTreeUpDown, 4 VCs of 16 flits,
+  1-clock wires, 3 clocks a router (VA, SA, ST at speedup 1), (NodeHardwareDelay 3clock);
+- uniform traffic, 1- and 4-flit packets, virtual cut-through.
+
+Zero-load latency (at 0.01 flits/node/clock) must agree within 1% once calibrated:
+BookSim2's packets take 3 clocks more (an injection and an ejection channel of one clock
+each and a clock at the source; NDL's endpoints are attached without wires) and its uniform
+traffic sends 1/E of the packets to their own source, where they take one router's delay
+(R = 1, no wire); NDL never sends a packet to its source. So BookSim2's figure is compared
+with (NDL's mean x (E - 1) + the self-packet's latency) / E + 3, where E is the endpoints and
+the self-packet's latency is one router's delay plus the packet's tail (P - 1).
+
+With --saturation it also prints the throughput NDL accepts past saturation beside
+BookSim2's saturation rate, and the speed ratio at zero load: reported, not asserted (NDL's
+router delay is not pipelined, so with one-flit packets a VC takes a header per router delay
+and saturates far below BookSim2's pipelined router; docs/topologies.md).
+"""
+import json
+import os
+import subprocess
+import sys
+
+ndlc, out = sys.argv[1], sys.argv[2]
+saturation = "--saturation" in sys.argv[3:]
+here = os.path.dirname(os.path.abspath(__file__))
+with open(os.path.join(here, "..", "..", "bench", "booksim", "indirect", "reference.json")) as f:
+    reference = json.load(f)["series"]
+
+PE_CLOCKS = 3
+
+NETWORKS = {
+    "df_min": ("(DragonflyWired 2 4 2 10 100)", "DragonflyMinimal", 2, 256, 2, 72),
+    "df_ugal": ("(DragonflyWired 2 4 2 10 100)", "DragonflyUgal", 3, 256, 2, 72),
+    "ft_nca": ("(FatTree 4 3)", "FatTreeUpDown", 4, 16, 3, 64),
+}
+
+
+def program(key, packet):
+    topology, routing, vcs, buffers, delay, _ = NETWORKS[key]
+    return (f"(Topology {topology})\n(RoutingAlgorithm {routing})\n(VirtualChannels {vcs})\n"
+            f"(FlowControlMethod VirtualCutThrough)\n(NetworkChannelWidth 32bit)\n"
+            f"(NetworkFrequency 1GHz)\n(NetworkPacketSize {32 * packet}bit)\n"
+            f"(NodeBufferSize {buffers}flit)\n(NodeHardwareDelay {delay}clock)\n"
+            f"(TrafficPattern Uniform)\n(MessageCreationRate 1%)\n")
+
+
+def run(src, *sets):
+    js = src + ".json"
+    args = [ndlc, "run", src]
+    for s in sets:
+        args += ["--set", s]
+    p = subprocess.run(args + ["--", "--quiet", "--json", js], capture_output=True, text=True)
+    # A run past saturation ends at its SimulationTime, a status of its own.
+    if p.returncode != 0 and "time limit" not in p.stderr:
+        print(p.stderr[-600:])
+        sys.exit(1)
+    with open(js) as f:
+        return json.load(f)
+
+
+failed = False
+rows = []
+for key in NETWORKS:
+    for packet in (1, 4):
+        series = f"{key}_uniform_ps{packet}"
+        ref = reference[series]
+        src = f"{out}/{series}.ndl"
+        with open(src, "w") as f:
+            f.write(program(key, packet))
+        rate = 0.01 / packet * 100
+        r = run(src, f"MessageCreationRate={rate!r}%", "MessageCreationMax=40000")
+        endpoints = NETWORKS[key][5]
+        ndl = r["latency_cycles"]["network"]["mean"]
+        self_packet = NETWORKS[key][4] + packet - 1
+        calibrated = (ndl * (endpoints - 1) + self_packet) / endpoints + PE_CLOCKS
+        bs = ref["zero_load"]["packet_latency_avg"]
+        ok = abs(calibrated - bs) <= 0.01 * bs
+        failed |= not ok
+        print(f"{series} zero load: NDL {ndl:.2f}, calibrated {calibrated:.2f}, BookSim2 "
+              f"{bs:.2f} ({calibrated / bs - 1:+.2%}) {'ok' if ok else 'FAIL'}")
+        row = {"series": series, "ndl_zero_load": ndl, "ndl_calibrated": calibrated,
+               "booksim_zero_load": bs,
+               "booksim_saturation": ref["saturation_flits_per_node_cycle"]}
+        if saturation:
+            # Offered well past saturation, a short injection queue, a fixed time: what the
+            # network accepts is its saturation throughput.
+            s = run(src, f"MessageCreationRate={min(100.0, 100.0 / packet)!r}%",
+                    "MessageCreationMax=1000000000", "MessageMaxCount=4",
+                    "SimulationTime=30000clock", f"WarmupMessages={endpoints * 4000 // packet}")
+            row["ndl_saturation"] = s["throughput"]["accepted_flits_per_node_cycle"]
+            # Speed at zero load: simulated clocks per wall second, beside BookSim2's.
+            row["ndl_clocks_per_s"] = r["cycles"] / max(r["wall_seconds"], 1e-9)
+            row["booksim_clocks_per_s"] = ref["zero_load"]["cycles_per_s"]
+            print(f"{series} saturation: NDL {row['ndl_saturation']:.3f}, BookSim2 "
+                  f"{row['booksim_saturation']:.2f}; zero-load speed NDL "
+                  f"{row['ndl_clocks_per_s']:.0f} clocks/s, BookSim2 "
+                  f"{row['booksim_clocks_per_s']:.0f} ({row['ndl_clocks_per_s'] / row['booksim_clocks_per_s']:.0f}x)")
+        rows.append(row)
+with open(f"{out}/indirect.json", "w") as f:
+    json.dump(rows, f, indent=1)
+sys.exit(1 if failed else 0)
