@@ -8,9 +8,16 @@ no BookSim code here), on the configurations of those runs:
   (NodeHardwareDelay 2clock);
 - fat tree: fattree k = 4, n = 3 is (FatTree 4 3), nca is FatTreeUpDown, 4 VCs of 16 flits,
   1-clock wires, 3 clocks a router (VA, SA, ST at speedup 1), (NodeHardwareDelay 3clock);
+- flattened butterfly: flatfly 4x4 routers with c = 4 is (FlattenedButterflyWired 4 4 2 2)
+  (wires of 2 clocks per router pitch, 2, 4 or 6, as its use_noc_latency makes them), 8 VCs
+  of 4 flits, ran_min (dimension order) is FlatFlyMinimal and valiant FlatFlyValiant,
+  3 clocks a router;
 - uniform traffic, 1- and 4-flit packets, virtual cut-through.
 
-Zero-load latency (at 0.01 flits/node/clock) must agree within 1% once calibrated:
+Zero-load latency (at 0.01 flits/node/clock) must agree within 1% once calibrated (2.5% on
+the flattened butterfly, whose BookSim2 runs sample 1,000 clocks at a time and measure a few
+hundred packets at this load: its 4-flit run's mean hop count, 2.527 routers, is 1% above
+the exact 2.5, and its latency 0.4 clocks above the same run with 1-flit packets plus 3):
 BookSim2's packets take 3 clocks more (an injection and an ejection channel of one clock
 each and a clock at the source; NDL's endpoints are attached without wires) and its uniform
 traffic sends 1/E of the packets to their own source, where they take one router's delay
@@ -40,6 +47,8 @@ NETWORKS = {
     "df_min": ("(DragonflyWired 2 4 2 10 100)", "DragonflyMinimal", 2, 256, 2, 72),
     "df_ugal": ("(DragonflyWired 2 4 2 10 100)", "DragonflyUgal", 3, 256, 2, 72),
     "ft_nca": ("(FatTree 4 3)", "FatTreeUpDown", 4, 16, 3, 64),
+    "ff_ranmin": ("(FlattenedButterflyWired 4 4 2 2)", "FlatFlyMinimal", 8, 4, 3, 64),
+    "ff_valiant": ("(FlattenedButterflyWired 4 4 2 2)", "FlatFlyValiant", 8, 4, 3, 64),
 }
 
 
@@ -82,7 +91,7 @@ for key in NETWORKS:
         self_packet = NETWORKS[key][4] + packet - 1
         calibrated = (ndl * (endpoints - 1) + self_packet) / endpoints + PE_CLOCKS
         bs = ref["zero_load"]["packet_latency_avg"]
-        ok = abs(calibrated - bs) <= 0.01 * bs
+        ok = abs(calibrated - bs) <= (0.025 if key.startswith("ff_") else 0.01) * bs
         failed |= not ok
         print(f"{series} zero load: NDL {ndl:.2f}, calibrated {calibrated:.2f}, BookSim2 "
               f"{bs:.2f} ({calibrated / bs - 1:+.2%}) {'ok' if ok else 'FAIL'}")

@@ -55,13 +55,15 @@ let s:enums = ['StoreAndForward', 'Wormhole', 'VirtualCutThrough',
       \ 'MinimalAdaptive', 'WestFirst', 'NorthLast', 'NegativeFirst',
       \ 'OddEven', 'Valiant', 'ShortestPath', 'ShortestPathUpDown',
       \ 'VectorRoutingUpDown', 'StarChannel', 'RecoverX', 'FatTreeUpDown',
-      \ 'DragonflyMinimal', 'DragonflyValiant', 'DragonflyUgal', 'DISHA',
-      \ 'Refuse', 'Block', 'Drop', 'Avoid', 'Detect', 'DropAfterTimeout',
-      \ 'Atomic', 'NonAtomic', 'First', 'Random', 'MostCredits',
-      \ 'StraightFirst', 'Uniform', 'BitReversal', 'BitComplement',
-      \ 'Transpose', 'Shuffle', 'Tornado', 'Neighbor', 'HotSpot', 'AllToAll',
-      \ 'Ring', 'Mesh', 'Torus', 'Hypercube', 'RDT', 'FatTree', 'CMesh',
-      \ 'Dragonfly', 'DragonflyWired']
+      \ 'DragonflyMinimal', 'DragonflyValiant', 'DragonflyUgal',
+      \ 'FlatFlyMinimal', 'FlatFlyValiant', 'ButterflyDestinationTag',
+      \ 'DISHA', 'Refuse', 'Block', 'Drop', 'Avoid', 'Detect',
+      \ 'DropAfterTimeout', 'Atomic', 'NonAtomic', 'First', 'Random',
+      \ 'MostCredits', 'StraightFirst', 'Uniform', 'BitReversal',
+      \ 'BitComplement', 'Transpose', 'Shuffle', 'Tornado', 'Neighbor',
+      \ 'HotSpot', 'AllToAll', 'Ring', 'Mesh', 'Torus', 'Hypercube', 'RDT',
+      \ 'FatTree', 'CMesh', 'Dragonfly', 'DragonflyWired',
+      \ 'FlattenedButterfly', 'FlattenedButterflyWired', 'Butterfly']
 " END GENERATED enums
 " BEGIN GENERATED keywords (editors/sync_names.py --write)
 let s:keywords = ['let', 'if', 'cond', 'for', 'mod']

@@ -9,6 +9,8 @@
 - Concentrated mesh (CMesh 4 4 4): the same latency rule; endpoints of one router exchange
   messages in one clock.
 - Dragonfly (Dragonfly 2 4 2) under DragonflyMinimal: every message delivered, at most 3 hops.
+- Flattened butterfly (FlattenedButterfly 4 4 2) and k-ary n-fly (Butterfly 2 3): the same
+  latency rule; the butterfly's packets all cross its 3 stages (4 hops).
 Prints one line per check; exits non-zero at the first failure.
 """
 import csv
@@ -83,3 +85,17 @@ latency_rule("cmesh", j)
 j = run("dragonfly", "(Dragonfly 2 4 2)", "(VirtualChannels 2)", "(MessageCreationRate 1%)")
 check("dragonfly: every message delivered", j["messages"]["delivered"] == j["messages"]["created"])
 check("dragonfly: at most 3 hops", max(d["hops"] for d in j["by_distance"]) == 3)
+
+j = run("flatfly", "(FlattenedButterfly 4 4 2)", "(MessageCreationRate 0.2%)")
+check("flatfly: every message delivered", j["messages"]["delivered"] == j["messages"]["created"])
+check("flatfly: hops 0, 1 and 2 only", {d["hops"] for d in j["by_distance"]} == {0, 1, 2})
+latency_rule("flatfly", j)
+
+# A k-ary n-fly: every packet crosses the n stages, n + 1 hops (in by a terminal's link, out
+# by the last stage's), whatever the pair.
+j = run("butterfly", "(Butterfly 2 3)", "(MessageCreationRate 0.2%)")
+check("butterfly: every message delivered", j["messages"]["delivered"] == j["messages"]["created"])
+check("butterfly: 8 endpoints, 20 routers",
+      j["topology"]["endpoints"] == 8 and j["topology"]["nodes"] == 20)
+check("butterfly: every packet 4 hops", {d["hops"] for d in j["by_distance"]} == {4})
+latency_rule("butterfly", j)

@@ -156,6 +156,77 @@ for p, a, h in [(2, 4, 2), (1, 2, 1), (3, 6, 3)]:
     check(f"{name}: deadlock-free by its two VC classes", j["deadlock_free"] is True,
           j.get("deadlock_note", ""))
 
+
+def hamming(k, n):
+    """Flattened butterfly: routers are n-digit base-k numbers, joined when one digit differs."""
+    adj = collections.defaultdict(set)
+    for v in range(k ** n):
+        for d in range(n):
+            for x in range(k):
+                u = v + (x - (v // k ** d) % k) * k ** d
+                if u != v:
+                    adj[v].add(u)
+    return adj
+
+
+for c, k, n in [(4, 4, 2), (1, 3, 3), (2, 5, 1)]:
+    name = f"flatfly_{c}_{k}_{n}"
+    j = info(name, f"(FlattenedButterfly {c} {k} {n})", "(VirtualChannels 2)")
+    adj = hamming(k, n)
+    d, avg = distances(adj, list(range(k ** n)))
+    closed = Fraction(n * (k - 1) * k ** (n - 1), k ** n - 1)
+    check(f"{name}: {k ** n} routers, {c * k ** n} endpoints, {n * (k - 1)} ports each",
+          j["routers"] == k ** n and j["endpoints"] == c * k ** n
+          and j["links"] == k ** n * n * (k - 1) // 2)
+    check(f"{name}: diameter {d} = n, mean distance {float(avg):.6g} = n(k-1)k^(n-1)/(k^n-1)",
+          d == n and avg == closed and j["diameter"] == d
+          and abs(j["avg_distance"] - float(avg)) < 1e-9
+          and j["closed_form_diameter"] == d
+          and abs(j["closed_form_avg_distance"] - float(avg)) < 1e-9)
+    # Its (Hops e) formula is compared with the traced routes (a warning if they differ).
+    check(f"{name}: dimension order minimal, deadlock-free in one class",
+          j["routing_traced_minimal"] is True and j["routing_traced_max_hops"] == d
+          and j["routing_max_hops"] == d and j["deadlock_free"] is True)
+    # Valiant: to a uniform random router, then on; a leg ends early where it reaches the
+    # destination. Its mean is above minimal's, at most twice the diameter.
+    v = info(name + "_valiant", f"(FlattenedButterfly {c} {k} {n})", "(VirtualChannels 2)",
+             "(RoutingAlgorithm FlatFlyValiant)")
+    check(f"{name}: Valiant deadlock-free in two classes, at most {2 * n} hops",
+          v["deadlock_free"] is True and v["routing_max_hops"] <= 2 * n
+          and v["routing_avg_hops"] > float(avg))
+
+
+def butterfly(k, n):
+    """k-ary n-fly, built stage by stage from the destination-tag rule: terminal t feeds
+    switch t div k of stage 0; the switch of stage s reached from switch w by output p has
+    w's digit n-2-s set to p; the last stage's switch w feeds terminals w k .. w k + k - 1."""
+    t, s = k ** n, k ** (n - 1)
+    adj = collections.defaultdict(set)
+    for v in range(t):
+        adj[v].add(t + v // k)
+        adj[t + (n - 1) * s + v // k].add(v)
+    for st in range(n - 1):
+        e = k ** (n - 2 - st)
+        for w in range(s):
+            for p in range(k):
+                adj[t + st * s + w].add(t + (st + 1) * s + w + (p - (w // e) % k) * e)
+    return adj, t, s
+
+
+for k, n in [(2, 3), (4, 3), (3, 2), (2, 1)]:
+    name = f"butterfly_{k}_{n}"
+    j = info(name, f"(Butterfly {k} {n})")
+    adj, t, s = butterfly(k, n)
+    d, avg = distances(adj, list(range(t)))
+    check(f"{name}: {t} terminals, {n * s} switches",
+          j["endpoints"] == t and j["switches"] == n * s and j["routers"] == t + n * s)
+    check(f"{name}: every route n + 1 = {n + 1} hops (BFS over the model: {d}, {float(avg)})",
+          d == n + 1 and avg == n + 1 and j["diameter"] == d and j["avg_distance"] == n + 1
+          and j["closed_form_diameter"] == d)
+    check(f"{name}: destination tag minimal, deadlock-free",
+          j["routing_minimal"] is True and j["routing_max_hops"] == n + 1
+          and j["deadlock_free"] is True)
+
 # Today's networks: one endpoint per router, the figures over all routers as before.
 j = info("torus", "(Torus 4 4)")
 check("torus 4x4: 16 endpoints at 16 routers, no switch",
