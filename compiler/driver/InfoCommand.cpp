@@ -6,6 +6,8 @@
 #include <algorithm>
 
 #include <iostream>
+#include <iterator>
+#include <string>
 #include <nlohmann/json.hpp>
 
 #include "compiler/driver/Commands.h"
@@ -13,6 +15,24 @@
 
 namespace ndl::driver {
 namespace {
+
+// A bisection's bandwidth each way: its links carry a flit of the channel width per network
+// clock in each direction.
+double bisectionBitsPerSecond(int64_t links, const sema::Parameters& p) {
+  return static_cast<double>(links) * static_cast<double>(p.channelWidthBits) *
+         p.networkHz.toDouble();
+}
+
+std::string bitRate(double bps) {
+  static constexpr const char* kUnits[] = {"bit/s", "kbit/s", "Mbit/s", "Gbit/s", "Tbit/s",
+                                           "Pbit/s"};
+  size_t u = 0;
+  while (bps >= 1000 && u + 1 < std::size(kUnits)) {
+    bps /= 1000;
+    ++u;
+  }
+  return fmt::format("{:.4g} {}", bps, kUnits[u]);
+}
 
 using nlohmann::json;
 
@@ -173,6 +193,10 @@ int runInfo(const InfoOptions& options) {
     j["distance_method"] = dist.method;
     if (r.network->closedDiameter) j["closed_form_diameter"] = *r.network->closedDiameter;
     if (r.network->closedAverage) j["closed_form_avg_distance"] = r.network->closedAverage->toDouble();
+    if (r.network->closedBisection) {
+      j["bisection_links"] = *r.network->closedBisection;
+      j["bisection_bits_per_second"] = bisectionBitsPerSecond(*r.network->closedBisection, p);
+    }
     j["routing"] = routing.name;
     j["routing_max_hops"] = routing.known ? json(routing.maxHops) : json(nullptr);
     j["routing_avg_hops"] = routing.known ? json(routing.avgHops) : json(nullptr);
@@ -216,6 +240,10 @@ int runInfo(const InfoOptions& options) {
       std::cout << fmt::format("closed form       diameter {}, average distance {}\n",
                                *r.network->closedDiameter,
                                r.network->closedAverage ? r.network->closedAverage->str() : "-");
+    if (r.network->closedBisection)
+      std::cout << fmt::format("bisection         {} links (declared by the topology), {} each way\n",
+                               *r.network->closedBisection,
+                               bitRate(bisectionBitsPerSecond(*r.network->closedBisection, p)));
     if (!routing.name.empty()) {
       if (routing.known)
         std::cout << fmt::format("routing           {}: max {} hops, mean {:.6g}, {} ({})\n",

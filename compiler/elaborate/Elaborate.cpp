@@ -508,6 +508,7 @@ std::optional<Network> elaborate(const sema::CheckedProgram& program, Evaluator&
   Network net;
   net.closedDiameter = builder.diameter;
   net.closedAverage = builder.averageDistance;
+  net.closedBisection = builder.bisection;
   std::string defaultRouting = builder.defaultRouting;
   net.graph = builder.finish(p.topology.text);
 

@@ -46,6 +46,7 @@ struct Network {
   bool readsCongestion = false;    // the routing reads congestion: waitBreaks is nullopt
   std::optional<int64_t> closedDiameter;      // declared by the topology
   std::optional<Rational> closedAverage;      // declared by the topology
+  std::optional<int64_t> closedBisection;     // declared by the topology: links
 };
 
 // Needs: a CheckedProgram. Reports every problem at the Topology form (or

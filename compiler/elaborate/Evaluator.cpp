@@ -759,6 +759,17 @@ void Evaluator::exec(const Expr& e, Value* frame) {
     }
     case Op::StmtDiameter: needBuilder().diameter = num(0); return;
     case Op::StmtAverage: needBuilder().averageDistance = eval(e.kids[0], frame).rational(); return;
+    case Op::StmtBisection: {
+      const int64_t links = num(0);
+      if (links < 0)
+        throw EvalError{e.kids[0].range,
+                        fmt::format("a bisection of {} links: it counts links, 0 or more", links),
+                        DiagKind::EvaluationError,
+                        "give the links a minimum bisection of the endpoints cuts, or leave the "
+                        "statement out where it is not known"};
+      needBuilder().bisection = links;
+      return;
+    }
     case Op::StmtDefaultRouting: needBuilder().defaultRouting = e.text; return;
     case Op::StmtAttribute: {
       TopologyBuilder& b = needBuilder();

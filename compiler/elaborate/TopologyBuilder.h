@@ -45,6 +45,9 @@ class TopologyBuilder {
   std::optional<int64_t> concentration;
   std::optional<int64_t> diameter;
   std::optional<Rational> averageDistance;
+  // (Bisection e): links crossing a minimum bisection of the endpoints, where the topology
+  // knows it.
+  std::optional<int64_t> bisection;
   std::string defaultRouting;
   Rational linkHz;  // the network (link) clock, for (Delay t) given as a time
 

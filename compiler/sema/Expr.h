@@ -47,7 +47,8 @@ enum class Op : uint8_t {
   NodeCount, DimCount, Radix, CoordOf, Neighbor, Wraps, HasDim, HasPort, Peer, Distance, PortDims, MakePort, PortDim, PortDir,
   // statements of topology bodies
   Seq, For /* slot, kids {from, to, body} */, When, StmtNodes, StmtRadices, StmtDimNames,
-  StmtLink, StmtUniLink, StmtRepresentatives, StmtDiameter, StmtAverage, StmtDefaultRouting,
+  StmtLink, StmtUniLink, StmtRepresentatives, StmtDiameter, StmtAverage,
+  StmtBisection /* (Bisection links) */, StmtDefaultRouting,
   StmtRequire /* text: the message */, StmtAttribute /* text: the name */,
   StmtEndpoints /* (Endpoints router p) */, StmtConcentration /* (Concentration p) */,
   Linked,  // (linked a b): is there already a link from a to b?

@@ -106,6 +106,7 @@ const std::unordered_map<std::string_view, Op>& statements() {
       {"Representatives", Op::StmtRepresentatives},
       {"Diameter", Op::StmtDiameter},
       {"AverageDistance", Op::StmtAverage},
+      {"Bisection", Op::StmtBisection},
       {"DefaultRouting", Op::StmtDefaultRouting},
       {"Require", Op::StmtRequire},
       {"NodeAttribute", Op::StmtAttribute},
@@ -940,6 +941,7 @@ class Checker {
     switch (op) {
       case Op::StmtNodes:
       case Op::StmtDiameter:
+      case Op::StmtBisection:
         if (args(1, 1)) typed(1, Type::Int);
         break;
       case Op::StmtAverage:

@@ -59,10 +59,10 @@ class SyncNames(unittest.TestCase):
         self.assertIn("extra form 'Seed'", out)
 
     def test_a_new_enum_value_fails(self):
-        enums = self.copy(ENUMS, 'NDL_ENUM(Traffic, Butterfly, "a new pattern")\n')
+        enums = self.copy(ENUMS, 'NDL_ENUM(Traffic, Zigzag, "a new pattern")\n')
         code, out = run("--check", "--enums", enums)
         self.assertEqual(code, 1, out)
-        self.assertIn("missing enum 'Butterfly'", out)
+        self.assertIn("missing enum 'Zigzag'", out)
 
     def test_commented_out_rows_do_not_count(self):
         forms = self.copy(FORMS, '// NDL_FORM(NotReally, Count, "", "commented out")\n')
