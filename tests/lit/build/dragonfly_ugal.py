@@ -13,10 +13,12 @@
   network latency within 10% of minimal's and the same mean hop count within 2%.
 Prints one line per check; exits non-zero at the first failure.
 """
-import json
 import pathlib
-import subprocess
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+import ndltest  # noqa: E402
+from ndltest import check  # noqa: E402
 
 NDLC, OUT = sys.argv[1], pathlib.Path(sys.argv[2])
 OUT.mkdir(parents=True, exist_ok=True)
@@ -42,20 +44,9 @@ node all
 """
 
 
-def check(what, ok, detail=""):
-    print(f"{'ok' if ok else 'FAILED'}: {what}{' (' + detail + ')' if detail else ''}")
-    if not ok:
-        sys.exit(1)
-
-
 def run(name, routing, *forms):
-    src = OUT / f"{name}.ndl"
-    src.write_text(BASE + f"(RoutingAlgorithm {routing})\n" + "\n".join(forms) + "\n")
-    js = OUT / f"{name}.json"
-    p = subprocess.run([NDLC, "run", str(src), "--", "--json", str(js)],
-                       capture_output=True, text=True)
-    check(f"{name}: runs", p.returncode == 0, p.stderr.strip()[-400:])
-    j = json.loads(js.read_text())
+    j = ndltest.run(NDLC, OUT, name,
+                    BASE + f"(RoutingAlgorithm {routing})\n" + "\n".join(forms) + "\n")
     check(f"{name}: every message delivered",
           j["messages"]["delivered"] == j["messages"]["created"] > 0,
           f"{j['messages']['delivered']} of {j['messages']['created']}")

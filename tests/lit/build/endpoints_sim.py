@@ -14,10 +14,12 @@
 Prints one line per check; exits non-zero at the first failure.
 """
 import csv
-import json
 import pathlib
-import subprocess
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+import ndltest  # noqa: E402
+from ndltest import check  # noqa: E402
 
 NDLC, OUT = sys.argv[1], pathlib.Path(sys.argv[2])
 OUT.mkdir(parents=True, exist_ok=True)
@@ -30,20 +32,8 @@ BASE = """(FlowControlMethod VirtualCutThrough)
 """
 
 
-def check(what, ok, detail=""):
-    print(f"{'ok' if ok else 'FAILED'}: {what}{' (' + detail + ')' if detail else ''}")
-    if not ok:
-        sys.exit(1)
-
-
 def run(name, topology, *forms):
-    src = OUT / f"{name}.ndl"
-    src.write_text(f"(Topology {topology})\n" + BASE + "\n".join(forms) + "\n")
-    js = OUT / f"{name}.json"
-    p = subprocess.run([NDLC, "run", str(src), "--", "--json", str(js)],
-                       capture_output=True, text=True)
-    check(f"{name}: runs", p.returncode == 0, p.stderr.strip()[-400:])
-    return json.loads(js.read_text())
+    return ndltest.run(NDLC, OUT, name, f"(Topology {topology})\n" + BASE + "\n".join(forms) + "\n")
 
 
 def rows(path):

@@ -8,28 +8,20 @@ proved deadlock-free.
 Prints one line per check; exits non-zero at the first failure.
 """
 import collections
-import json
 import pathlib
-import subprocess
 import sys
 from fractions import Fraction
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+import ndltest  # noqa: E402
+from ndltest import check  # noqa: E402
 
 NDLC, OUT = sys.argv[1], pathlib.Path(sys.argv[2])
 OUT.mkdir(parents=True, exist_ok=True)
 
 
-def check(what, ok, detail=""):
-    print(f"{'ok' if ok else 'FAILED'}: {what}{' (' + detail + ')' if detail else ''}")
-    if not ok:
-        sys.exit(1)
-
-
 def info(name, topology, *forms):
-    src = OUT / f"{name}.ndl"
-    src.write_text(f"(Topology {topology})\n" + "\n".join(forms) + "\n")
-    p = subprocess.run([NDLC, "info", "--json", str(src)], capture_output=True, text=True)
-    check(f"{name}: ndlc info runs", p.returncode == 0, p.stderr.strip())
-    return json.loads(p.stdout)
+    return ndltest.info(NDLC, OUT, name, f"(Topology {topology})\n" + "\n".join(forms) + "\n")
 
 
 def distances(adj, terminals):
