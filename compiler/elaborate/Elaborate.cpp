@@ -553,6 +553,8 @@ std::optional<Network> elaborate(const sema::CheckedProgram& program, Evaluator&
     net.waitBreaks = waitBreaks(program.defs.defs[*net.routingDef].body, evaluator.network(),
                                 &net.waitBreaksTooMany);
     net.readsCongestion = readsCongestion(program.defs.defs[*net.routingDef].body);
+    net.selectionReadsCongestion =
+        net.selectionDef && readsCongestion(program.defs.defs[*net.selectionDef].body);
   return net;
 }
 

@@ -44,6 +44,7 @@ struct Network {
   std::optional<std::vector<int64_t>> waitBreaks;
   bool waitBreaksTooMany = false;  // waitBreaks is nullopt for more than kMaxWaitBreaks values
   bool readsCongestion = false;    // the routing reads congestion: waitBreaks is nullopt
+  bool selectionReadsCongestion = false;  // so does the selection written in NDL
   std::optional<int64_t> closedDiameter;      // declared by the topology
   std::optional<Rational> closedAverage;      // declared by the topology
   std::optional<int64_t> closedBisection;     // declared by the topology: links

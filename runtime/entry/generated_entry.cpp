@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "ndl/runtime/net/network.h"
 #include "ndl/runtime/net/routing.h"
 #include "ndl/runtime/sim/generated_abi.h"
 #include "ndl/runtime/sim/port_table.h"
@@ -183,27 +184,35 @@ extern "C" int64_t ndl_peer(int64_t node, int64_t port) {
 }
 
 namespace {
-// The routing or selection call under way, for congestion reads (ndl_port_load).
-const ndl::rt::RouteContext* g_route_ctx = nullptr;
+// The router whose routing or selection runs, for a congestion read (ndl_port_load): set
+// before each call only when the program reads congestion (ReadsCongestion, a constant of the
+// generated module), so that other programs pay nothing for it.
+int32_t g_routing_node = 0;
+
+inline void viewCongestion(const ndl::rt::RouteContext& ctx) {
+  if (ndl_params_i64[NDL_P_ReadsCongestion] != 0) g_routing_node = ctx.node;
+}
 }  // namespace
 
 // (port-queue P), (port-credits P), (port-free-vcs P) at the router routing now: over the VCs
 // of its output port P, the slots held downstream (flits in the buffer or on their way, whose
 // credits have not come back: BookSim2's GetUsedCredit), the free slots, the VCs no packet owns.
 extern "C" int64_t ndl_port_load(int64_t port, int64_t what) {
-  const ndl::rt::RouteContext& c = *g_route_ctx;
+  const ndl::rt::Network& net = *ndl::rt::Network::current();
+  const int32_t node = g_routing_node;
   const int64_t dim = port >> 1;
   if (dim < 0 || dim >= g_port_dims) return -1;
   const int16_t local =
-      g_port_of[(static_cast<size_t>(c.node) * g_port_dims + dim) * 2 + (port & 1)];
+      g_port_of[(static_cast<size_t>(node) * g_port_dims + dim) * 2 + (port & 1)];
   if (local < 0) return -1;
+  const int32_t vcs = net.vcsPerPort();
+  const uint16_t* e = net.outVcRow(node) + static_cast<ptrdiff_t>(local) * vcs;
   int64_t free_vcs = 0, credits = 0;
-  const uint16_t* e = c.out_vc + static_cast<ptrdiff_t>(local) * c.num_vcs;
-  for (int32_t k = 0; k < c.num_vcs; ++k) {
+  for (int32_t k = 0; k < vcs; ++k) {
     credits += e[k] & static_cast<uint16_t>(~ndl::rt::kOwnedBit);
     free_vcs += e[k] < ndl::rt::kOwnedBit;
   }
-  return what == 0   ? int64_t{c.num_vcs} * c.buffer_flits - credits
+  return what == 0   ? int64_t{vcs} * net.bufferFlits() - credits
          : what == 1 ? credits
                      : free_vcs;
 }
@@ -273,7 +282,7 @@ extern "C" ndl::rt::RouteSet ndl_generated_route(const ndl::rt::RouteContext& ct
   int64_t out[5 + 5 * ndl::rt::kMaxHeaderWrites];
   const bool injected = ctx.in_port >= portCount(ctx.node);  // from any of its endpoints
   ndl_eval_steps = 0;
-  g_route_ctx = &ctx;
+  viewCongestion(ctx);
   ndl_user_route(id(ctx.node), id(ctx.dest), id(ctx.src), ctx.arrived, injected ? 1 : 0,
                  ctx.in_class, ctx.blocked_for, static_cast<int64_t>(ctx.header), out);
   if (ndl_eval_failure != nullptr) [[unlikely]] evalFailed("routing" + atNode(ctx));
@@ -324,7 +333,7 @@ int64_t ndl_generated_select(const ndl::rt::RouteContext& ctx, const ndl::rt::Ca
   const auto id = [](int32_t node) { return static_cast<int64_t>(static_cast<uint32_t>(node)); };
   const bool injected = ctx.in_port >= portCount(ctx.node);  // from any of its endpoints
   ndl_eval_steps = 0;
-  g_route_ctx = &ctx;
+  viewCongestion(ctx);
   const int64_t score =
       ndl_user_select(id(ctx.node), id(ctx.dest), id(ctx.src), ctx.arrived, injected ? 1 : 0,
                       ctx.in_class, ctx.blocked_for, c.out_port, c.out_class, c.credits,

@@ -51,8 +51,7 @@ bool Network::waitsFor(int32_t r, uint32_t gv, uint32_t now, RouteFn route,
   // reads (blocked-for) may offer more then, e.g. escape VCs).
   const Packet& p = store.packets[frontPacket(gv)];
   RouteContext ctx{&topo_,  r,       p.src, p.dst, v.port, v.index, vcs_,
-                   v.cls,   in_code_[pb + v.port], now - v.ready, p.header,
-                   &out_vc_[ob], buffer_flits_};
+                   v.cls,   in_code_[pb + v.port], now - v.ready, p.header};
   uint64_t candidates = 0;
   for (uint32_t blocked : {now - v.ready, uint32_t{0x7fffffff}}) {
     ctx.blocked_for = blocked;

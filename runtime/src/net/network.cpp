@@ -14,6 +14,7 @@ namespace ndl::rt {
 
 Network::Network(const NetworkDesc& desc, const SimParams& params)
     : topo_(desc), flow_(params.flow_control), deadlock_(params.deadlock) {
+  current_ = this;
   // The memory estimate (memory_estimate.h) counts these entries.
   static_assert(sizeof(Router) + sizeof(int64_t) + sizeof(int64_t) + 1.0 / 8 ==
                 kRouterEntryBytes);

@@ -105,6 +105,19 @@ class Network {
   // vc_base_ points into vc_store_: a copy would point into the original.
   Network(const Network&) = delete;
   Network& operator=(const Network&) = delete;
+  ~Network() {
+    if (current_ == this) current_ = nullptr;
+  }
+
+  // The network last constructed, the one a generated simulator runs: a congestion read of an
+  // NDL routing finds its router's output VCs here (generated_entry.cpp, ndl_port_load), so
+  // that routing calls carry nothing for it.
+  static const Network* current() { return current_; }
+  // Router r's output VCs, port * VCs + VC: the credits, kOwned set while a packet owns one.
+  const uint16_t* outVcRow(int32_t r) const {
+    return &out_vc_[static_cast<size_t>(ovcBegin(router_[r]))];
+  }
+  int32_t vcsPerPort() const { return vcs_; }
 
   int32_t routers() const { return routers_; }
   int32_t degree(int32_t r) const { return router_[r].degree(); }
@@ -339,6 +352,7 @@ class Network {
   DeadlockHandling deadlock_;
   int32_t routers_ = 0;
   EndpointLayout endpoints_;
+  inline static const Network* current_ = nullptr;
   int32_t vcs_ = 1;      // per network port
   int32_t inj_vcs_ = 1;  // per endpoint's injection port
   int32_t buffer_flits_ = 1;

@@ -138,8 +138,7 @@ NDL_HOT bool Network::selectRoute(int32_t r, int l, InputVc& v, const RouterFram
   const Packet& p = store.packets[id];
   const RouteContext ctx{&topo_,  r,        p.src,        p.dst,
                          v.port,  v.index,  vcs_,         v.cls,
-                         in_code_[f.pb + v.port], now - v.ready, p.header,
-                         &out_vc_[f.ob], buffer_flits_};
+                         in_code_[f.pb + v.port], now - v.ready, p.header};
   const RouteSet set = route(ctx);
   if (set.bad_port >= 0) badRoute(r, p.dst, set.bad_port);
   if (set.header_error != 0) badHeader(r, p.dst, set.header_error);

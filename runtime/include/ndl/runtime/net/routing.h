@@ -39,10 +39,6 @@ struct RouteContext {
   int32_t arrived;   // portCode of the hop that brought it (its travel direction); -1 injected
   uint32_t blocked_for;  // link clocks it has waited for an output VC here
   uint64_t header = 0;   // the packet's header fields, packed (docs/routing.md)
-  // The router's output VCs, port * num_vcs + vc: credits, kOwnedBit set while a packet owns
-  // the VC; a routing that reads congestion sums them (docs/routing.md, "Congestion").
-  const uint16_t* out_vc = nullptr;
-  int32_t buffer_flits = 0;  // slots of each downstream VC
 };
 // The bit of an output VC's entry set while a packet owns it (Network::kOwned).
 inline constexpr uint16_t kOwnedBit = 0x8000;

@@ -30,7 +30,8 @@
   X(NumNodes) X(NumPorts) X(NumSignatures) X(NumNodeRuns) X(NumDims)                        \
   X(NumPortDims) X(Wrap) X(Diameter) X(HotSpotCount)                                            \
   X(ReportPairCount)                                                                             \
-  X(NumEndpoints) X(NumEndpointRuns)
+  X(NumEndpoints) X(NumEndpointRuns)                                                             \
+  X(ReadsCongestion) /* 1: the routing or selection reads its router's ports (ndl_port_load) */
 
 // Real parameters: ndl_params_f64[NDL_P_<Name>].
 #define NDL_ABI_F64_PARAMS(X) \
