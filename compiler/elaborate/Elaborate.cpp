@@ -370,11 +370,15 @@ bool readsVar(const sema::Expr& e, uint32_t slot) {
   return false;
 }
 
-// Does e read congestion ((port-queue P), (port-credits P), (port-free-vcs P))?
+// Is e a congestion read ((port-queue P), (port-credits P), (port-free-vcs P))?
+bool isCongestionRead(const sema::Expr& e) {
+  return e.op == sema::Op::PortQueue || e.op == sema::Op::PortCreditsAt ||
+         e.op == sema::Op::PortFreeVcsAt;
+}
+
+// Does e read congestion anywhere?
 bool readsCongestion(const sema::Expr& e) {
-  if (e.op == sema::Op::PortQueue || e.op == sema::Op::PortCreditsAt ||
-      e.op == sema::Op::PortFreeVcsAt)
-    return true;
+  if (isCongestionRead(e)) return true;
   for (const sema::Expr& k : e.kids)
     if (readsCongestion(k)) return true;
   return false;
@@ -456,8 +460,7 @@ bool collectWaitBreaks(const sema::Expr& e, const NetworkContext& config,
   }
   if (isWait(e)) return false;
   // A routing that reads congestion may answer differently whenever the load changes.
-  if (e.op == Op::PortQueue || e.op == Op::PortCreditsAt || e.op == Op::PortFreeVcsAt)
-    return false;
+  if (isCongestionRead(e)) return false;
   for (const sema::Expr& k : e.kids)
     if (!collectWaitBreaks(k, config, out)) return false;
   return true;
@@ -717,8 +720,7 @@ RouteFunctions routeFunctions(const Network& network, const sema::DefinitionTabl
     }
     return CandidateStatus::kOk;
   };
-  fns.congestion = readsCongestion(routing->body);
-  if (!fns.congestion) {
+  if (!readsCongestion(routing->body)) {
     fns.candidates = once;
   } else {
     // A routing that reads congestion: first its answer on an idle network (what the trace

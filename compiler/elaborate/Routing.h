@@ -61,6 +61,8 @@ struct RouteFunctions {
   // is its injection VC's class) and has waited `blockedFor` clocks: the
   // first tier first, each tier in the order of its output ports and
   // classes, so out[0] is what selection First takes on an idle network.
+  // For a routing that reads congestion, its answer on an idle network, then
+  // the candidates of every other outcome of its congestion comparisons.
   // Empty when the routing offers nothing.
   std::function<CandidateStatus(NodeId cur, NodeId dst, Hop in, uint32_t blockedFor, RouteState&,
                                 std::vector<Hop>& out)>
@@ -77,9 +79,6 @@ struct RouteFunctions {
   bool translationInvariant = false;
   // The packet carries header fields: the analyses' states include them.
   bool hasHeader = false;
-  // The routing reads congestion: `candidates` lists its answer on an idle network first, then
-  // what it may answer under any load.
-  bool congestion = false;
   // Evaluation steps spent by every call so far (unset: not measured). A
   // routing call costs from a few steps (DimensionOrder) to thousands (a
   // spanning tree climbed by recursion), so the analyses bound their work in
