@@ -75,6 +75,11 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
   i[NDL_P_InjectionVirtualChannels] = p.injectionVirtualChannels;
   i[NDL_P_RouterDelayClocks] = p.routerDelayClocks;
   i[NDL_P_HeaderDelayClocks] = p.headerDelayNetworkClocks;
+  i[NDL_P_PipelineFlitClocks] = p.pipelineFlitNetworkClocks;
+  for (size_t k = 0; k < p.pipelineClocks.size(); ++k) {
+    t.str[NDL_P_RouterPipeline] += fmt::format("{}{} {}", k == 0 ? "" : " ",
+                                               sema::kPipelineStageNames[k], p.pipelineClocks[k]);
+  }
   i[NDL_P_LinkDelayClocks] = p.linkDelayClocks;
   i[NDL_P_CreditDelayClocks] = p.creditDelayClocks;
   // An interval is a mean time between creations (spec 1.2): the same

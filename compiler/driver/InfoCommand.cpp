@@ -36,6 +36,12 @@ std::string bitRate(double bps) {
 
 using nlohmann::json;
 
+// A hop's clocks at zero load under a router pipeline, in network clocks, link excluded: the
+// header's stages, then the switch stages its flit takes.
+int64_t pipelineHop(const sema::Parameters& p) {
+  return p.headerDelayNetworkClocks + p.pipelineFlitNetworkClocks;
+}
+
 double toDouble(const elab::Ratio& r) {
   return static_cast<double>(r.num) / static_cast<double>(r.den);
 }
@@ -217,6 +223,15 @@ int runInfo(const InfoOptions& options) {
     if (r.network->routingDef)
       j["wait_breaks"] = r.network->waitBreaks ? json(*r.network->waitBreaks) : json(nullptr);
     if (memory > 0) j["simulator_memory_bytes"] = static_cast<uint64_t>(memory);
+    if (!p.pipelineClocks.empty()) {
+      json stages = json::object();
+      for (size_t k = 0; k < p.pipelineClocks.size(); ++k)
+        stages[std::string(sema::kPipelineStageNames[k])] = p.pipelineClocks[k];
+      j["pipeline"] = {{"stages_clocks", stages},
+                       {"header_clocks", p.headerDelayNetworkClocks},
+                       {"flit_clocks", p.pipelineFlitNetworkClocks},
+                       {"zero_load_hop_clocks", pipelineHop(p)}};
+    }
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << fmt::format("network           {}\n", g.name);
@@ -288,6 +303,17 @@ int runInfo(const InfoOptions& options) {
         std::cout << fmt::format("waiting           routed again once a candidate VC may be free, "
                                  "or at a wait of {} network clocks\n",
                                  fmt::join(*breaks, ", "));
+    }
+    if (!p.pipelineClocks.empty()) {
+      std::string stages;
+      for (size_t k = 0; k < p.pipelineClocks.size(); ++k)
+        stages += fmt::format("{}{} {}", k ? ", " : "", sema::kPipelineStageNames[k],
+                              p.pipelineClocks[k]);
+      std::cout << fmt::format("router pipeline   {}: a hop costs {} clocks + link at zero load; "
+                               "a header holds its VC {} clock{}, each flit then takes {}\n",
+                               stages, pipelineHop(p), p.headerDelayNetworkClocks,
+                               p.headerDelayNetworkClocks == 1 ? "" : "s",
+                               p.pipelineFlitNetworkClocks);
     }
     if (memory > 0)
       std::cout << fmt::format("simulator memory  about {:.1f} MB ({:.0f} bytes per node)\n",

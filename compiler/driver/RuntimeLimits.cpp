@@ -55,10 +55,11 @@ class LimitChecker {
 
   // `amount` of `rule` beyond its maximum, reported at `id` (given) with why the limit is.
   void above(FormId id, const rt::ParamRule& rule, int64_t amount, std::string_view why,
-             std::string hint) {
+             std::string hint, std::string what = {}) {
     diags_
         .report(DiagKind::OutOfRange, at(id),
-                fmt::format("{} is {} {}; a simulator takes at most {} ({})", written(id), amount,
+                fmt::format("{} is {} {}; a simulator takes at most {} ({})",
+                            what.empty() ? written(id) : what, amount,
                             rule.unit, rule.max, why))
         .withHint(std::move(hint));
   }
@@ -79,13 +80,23 @@ class LimitChecker {
             "the event wheel spans the longest delay, a link's included",
             fmt::format("make it at most {}clock", credit.max));
     }
-    if (given(FormId::NodeHardwareDelay)) {
+    // The switch stages delay a flit as a wire does: their events share the wheel's span.
+    if (given(FormId::RouterPipeline) && p_.pipelineFlitNetworkClocks > link.max) {
+      above(FormId::RouterPipeline, link, p_.pipelineFlitNetworkClocks,
+            "SA and ST delay each flit as a link does",
+            fmt::format("make SA + ST at most {}clock", link.max),
+            "RouterPipeline's SA + ST");
+    }
+    if (given(FormId::NodeHardwareDelay) || given(FormId::RouterPipeline)) {
+      const FormId at = given(FormId::RouterPipeline) ? FormId::RouterPipeline
+                                                      : FormId::NodeHardwareDelay;
       const bool routerClocks = p_.routerDelayClocks > router.max;
       if (routerClocks || p_.headerDelayNetworkClocks > header.max) {
-        above(FormId::NodeHardwareDelay, routerClocks ? router : header,
+        above(at, routerClocks ? router : header,
               routerClocks ? p_.routerDelayClocks : p_.headerDelayNetworkClocks,
               "a header's ready time is kept in 32 bits",
-              fmt::format("make it at most {}clock", header.max));
+              fmt::format("make it at most {}clock", header.max),
+              at == FormId::RouterPipeline ? "RouterPipeline's IB + RC + VA" : "");
       }
     }
     if (given(FormId::DeadlockTimeout) && p_.deadlockTimeoutNetworkClocks > timeout.max) {

@@ -27,6 +27,7 @@ enum class ValueKind : uint8_t {
   Count,             // 10000
   String,            // "file"
   NodePairs,         // (a b) ...
+  Pipeline,          // (IB d) (RC d) (VA d) (SA d) (ST d)
   Sweep,             // Name v1 v2 ...
   Import,            // "name", handled by the loader
 };

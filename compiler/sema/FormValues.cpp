@@ -1,5 +1,7 @@
 #include "compiler/sema/FormValues.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "compiler/sema/Definitions.h"
@@ -31,6 +33,7 @@ std::string_view exampleValue(ValueKind k) {
     case ValueKind::Count: return "10000";
     case ValueKind::String: return "\"file.dat\"";
     case ValueKind::NodePairs: return "(0 5) (3 12)";
+    case ValueKind::Pipeline: return "(IB 0clock) (RC 1clock) (VA 1clock) (SA 1clock) (ST 1clock)";
     case ValueKind::Sweep: return "MessageCreationInterval 2usec 10usec";
     case ValueKind::Import: return "\"insight\"";
   }
@@ -113,6 +116,7 @@ class Reader {
       case ValueKind::String:
         return one(args, where) && single(*args[0]) && string(*args[0], out.text);
       case ValueKind::NodePairs: return pairs(args, where, out.pairs);
+      case ValueKind::Pipeline: return pipeline(args, where, out.pipeline);
       case ValueKind::Sweep:
       case ValueKind::Import: return true;  // handled by the caller and the loader
     }
@@ -240,7 +244,7 @@ class Reader {
   }
 
   bool time(const Node& n, Quantity& q) {
-    bool zeroOk = info_.id == FormId::NodeHardwareDelay;
+    bool zeroOk = info_.id == FormId::NodeHardwareDelay || info_.id == FormId::RouterPipeline;
     if (!quantity(n, Dimension::Time, q) || !positive(q, zeroOk)) return false;
     if (q.unit->base == UnitBase::Clocks && !q.value.isInteger()) {
       diags_.report(DiagKind::NotAnInteger, n.range,
@@ -476,6 +480,84 @@ class Reader {
         continue;
       }
       out.push_back(pair);
+    }
+    return ok;
+  }
+
+  // (RouterPipeline (IB d) (RC d) (VA d) (SA d) (ST d)): every stage once, in that order, a
+  // delay each (zero allowed). Whole clocks are checked where the clock is known (Rules).
+  bool pipeline(const std::vector<const Node*>& args, const Node& where,
+                std::vector<StageValue>& out) {
+    const std::string example = fmt::format("write ({} {})", name_, exampleValue(info_.kind));
+    bool ok = true;
+    int next = 0;  // the stage expected next
+    bool seen[kPipelineStages] = {};
+    bool given[kPipelineStages] = {};  // anywhere: one given out of order is not also missing
+    bool malformed = false;
+    for (const Node* a : args) {
+      if (!a->isList() || a->children.empty() || !a->children[0].isSymbol()) continue;
+      for (int k = 0; k < kPipelineStages; ++k)
+        given[k] |= a->children[0].text == kPipelineStageNames[k];
+    }
+    for (const Node* a : args) {
+      if (!a->isList() || a->children.size() != 2 || !a->children[0].isSymbol()) {
+        diags_.report(DiagKind::BadPipeline, a->range,
+                      fmt::format("{} expects stages such as (RC 1clock), got {}", name_,
+                                  describe(*a)))
+            .withHint(example);
+        ok = false;
+        malformed = true;
+        continue;
+      }
+      const std::string& kind = a->children[0].text;
+      const auto* at = std::find(std::begin(kPipelineStageNames), std::end(kPipelineStageNames),
+                                 kind);
+      if (at == std::end(kPipelineStageNames)) {
+        diags_.report(DiagKind::BadPipeline, a->children[0].range,
+                      fmt::format("'{}' is not a router stage", kind))
+            .withHint("the stages are IB (input buffering), RC (routing), VA (VC allocation), "
+                      "SA (switch allocation) and ST (switch traversal), in that order");
+        ok = false;
+        malformed = true;
+        continue;
+      }
+      const int k = static_cast<int>(at - std::begin(kPipelineStageNames));
+      if (k < next) {
+        diags_.report(DiagKind::BadPipeline, a->range,
+                      seen[k] ? fmt::format("stage {} is given twice", kind)
+                              : fmt::format("stage {} comes after {}", kind,
+                                            kPipelineStageNames[next - 1]))
+            .withHint("give each of IB, RC, VA, SA and ST once, in that order");
+        ok = false;
+        continue;
+      }
+      seen[k] = true;
+      for (int missing = next; missing < k; ++missing) {
+        if (given[missing]) continue;  // reported where it comes
+        diags_.report(DiagKind::BadPipeline, a->range,
+                      fmt::format("stage {} is missing before {}", kPipelineStageNames[missing],
+                                  kind))
+            .withHint(fmt::format("give every stage, ({} 0clock) for one that takes no time",
+                                  kPipelineStageNames[missing]));
+        ok = false;
+      }
+      next = k + 1;
+      StageValue v{static_cast<PipelineStage>(k), {}, a};
+      if (!single(a->children[1]) || !time(a->children[1], v.delay)) {
+        ok = false;
+        continue;
+      }
+      out.push_back(v);
+    }
+    if (next < kPipelineStages && !malformed) {
+      std::string missing;
+      for (int k = next; k < kPipelineStages; ++k)
+        missing += fmt::format("{}{}", missing.empty() ? "" : ", ", kPipelineStageNames[k]);
+      diags_.report(DiagKind::BadPipeline, args.empty() ? where.range : args.back()->range,
+                    fmt::format("{} lacks stage{} {}", name_,
+                                next + 1 < kPipelineStages ? "s" : "", missing))
+          .withHint(example);
+      ok = false;
     }
     return ok;
   }

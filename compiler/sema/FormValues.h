@@ -24,6 +24,13 @@ struct Quantity {
   const ast::Node* node = nullptr;
 };
 
+// A stage of (RouterPipeline ...) as written.
+struct StageValue {
+  PipelineStage stage;
+  Quantity delay;
+  const ast::Node* node = nullptr;  // (RC 3clock)
+};
+
 // One form's value. Which fields are set depends on the form's ValueKind.
 struct FormValue {
   const ast::Node* form = nullptr;  // null: not given
@@ -36,6 +43,7 @@ struct FormValue {
   TopologySpec topology;
   TrafficSpec traffic;
   std::vector<NodePair> pairs;
+  std::vector<StageValue> pipeline;  // RouterPipeline: every stage, in order
 };
 
 struct FormValues {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "compiler/ast/Ast.h"
@@ -44,6 +45,12 @@ struct NodePair {
   SourceRange range;
 };
 
+// The stages of (RouterPipeline ...), in their fixed order (docs/pipeline.md).
+enum class PipelineStage : uint8_t { IB, RC, VA, SA, ST };
+inline constexpr int kPipelineStages = 5;
+inline constexpr std::string_view kPipelineStageNames[kPipelineStages] = {"IB", "RC", "VA", "SA",
+                                                                          "ST"};
+
 struct Parameters {
   TopologySpec topology;
   EnumId flowControl = EnumId::FlowControl_Wormhole;
@@ -73,6 +80,13 @@ struct Parameters {
   // The router-clock times above in network clocks (rounded up), the clocks the
   // simulation counts: what the simulator receives.
   int64_t headerDelayNetworkClocks = 0;
+  // (RouterPipeline ...): each stage in router clocks, as written; empty without the form.
+  // routerDelayClocks is then IB + RC + VA, the stages that hold a header at the front of its
+  // VC; SA + ST, the stages every flit passes in turn, are pipelineFlitClocks (router clocks)
+  // and pipelineFlitNetworkClocks (network clocks).
+  std::vector<int64_t> pipelineClocks;
+  int64_t pipelineFlitClocks = 0;
+  int64_t pipelineFlitNetworkClocks = 0;
   int64_t deadlockTimeoutNetworkClocks = 0;
   int64_t recoveryTimeoutNetworkClocks = 32;
   std::optional<int64_t> simulationTimeClocks;

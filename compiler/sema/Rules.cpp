@@ -342,11 +342,62 @@ class Resolver {
       if (r) r = r->div(p_.routerHz);
       return r ? r->ceil() : std::numeric_limits<int64_t>::max();
     };
+    pipeline(routerClock);
     p_.headerDelayNetworkClocks = toNetwork(p_.routerDelayClocks);
+    p_.pipelineFlitNetworkClocks = toNetwork(p_.pipelineFlitClocks);
     p_.deadlockTimeoutNetworkClocks = toNetwork(p_.deadlockTimeoutClocks);
     p_.recoveryTimeoutNetworkClocks = toNetwork(p_.recoveryTimeoutClocks);
     if (ok(FormId::SimulationTime))
       p_.simulationTimeClocks = convert(FormId::SimulationTime, p_.networkHz, "network clock", 0);
+  }
+
+  // (RouterPipeline ...) in place of NodeHardwareDelay: IB + RC + VA hold a header (the
+  // header delay), SA + ST delay every flit after it leaves its VC (docs/pipeline.md).
+  void pipeline(std::string_view routerClock) {
+    if (!ok(FormId::RouterPipeline)) return;
+    if (given(FormId::NodeHardwareDelay)) {
+      error(DiagKind::ConflictingForms, FormId::NodeHardwareDelay,
+            "NodeHardwareDelay and RouterPipeline both give the router's delay")
+          .withHint("keep one: NodeHardwareDelay d is (RouterPipeline (IB 0clock) (RC 0clock) "
+                    "(VA dclock) (SA 0clock) (ST 0clock))")
+          .note(valueRange(FormId::RouterPipeline), "the pipeline is given here");
+      return;
+    }
+    p_.pipelineClocks.clear();
+    for (const StageValue& st : v_[FormId::RouterPipeline].pipeline) {
+      const Quantity& q = st.delay;
+      int64_t clocks = q.value.num();
+      if (q.unit->base != UnitBase::Clocks) {
+        std::optional<Rational> c = q.value.mul(p_.routerHz);
+        if (!c || !c->isInteger()) {
+          failed_ = true;
+          diags_.report(DiagKind::BadPipeline, st.node->children[1].range,
+                        c ? fmt::format("stage {} takes {}, {} clocks at the {} {}Hz: a stage "
+                                        "takes whole clocks",
+                                        kPipelineStageNames[static_cast<int>(st.stage)],
+                                        st.node->children[1].text, c->str(), routerClock,
+                                        fmtHz(p_.routerHz))
+                          : fmt::format("stage {} is too long to count in clocks",
+                                        kPipelineStageNames[static_cast<int>(st.stage)]))
+              .withHint(c ? fmt::format("write {}clock, or a time that is a whole number of "
+                                        "clock periods",
+                                        c->ceil())
+                          : std::string("give it in clocks"));
+          continue;
+        }
+        clocks = c->num();
+      }
+      p_.pipelineClocks.push_back(clocks);
+    }
+    if (p_.pipelineClocks.size() != kPipelineStages) return;
+    auto sum = [&](PipelineStage from, PipelineStage to) {
+      int64_t s = 0;
+      for (int k = static_cast<int>(from); k <= static_cast<int>(to); ++k)
+        s = std::min<int64_t>(s + p_.pipelineClocks[k], INT64_MAX / 4);
+      return s;
+    };
+    p_.routerDelayClocks = sum(PipelineStage::IB, PipelineStage::VA);
+    p_.pipelineFlitClocks = sum(PipelineStage::SA, PipelineStage::ST);
   }
 
   void traffic() {

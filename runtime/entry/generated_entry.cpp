@@ -115,6 +115,8 @@ ndl::rt::SimParams makeParams(const ndl::rt::AbiValues& values) {
   p.packet_per_message = i[NDL_P_PacketPerMessage] != 0;
   p.virtual_channels = static_cast<int32_t>(i[NDL_P_VirtualChannels]);
   p.injection_virtual_channels = static_cast<int32_t>(i[NDL_P_InjectionVirtualChannels]);
+  p.pipeline_flit_clocks = static_cast<int32_t>(i[NDL_P_PipelineFlitClocks]);
+  p.router_pipeline = ndl_params_str[NDL_P_RouterPipeline];
   for (int64_t k = 0; k < i[NDL_P_HotSpotCount]; ++k)
     p.pattern_params.hotspot_nodes.push_back(ndl_hot_nodes[k]);
   p.route_fn = ndl_generated_route;

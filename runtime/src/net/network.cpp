@@ -46,6 +46,7 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   // The header delay in link clocks, the clocks the simulation counts.
   header_delay_ =
       params.header_delay_clocks >= 0 ? params.header_delay_clocks : params.router_delay_clocks;
+  flit_pipe_ = params.pipeline_flit_clocks;
   selection_ = params.selection;
   seed_ = params.seed;
   has_header_ = params.header_init != nullptr;
@@ -124,7 +125,7 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
                           r, p, delay, kMaxLinkDelayClocks));
         }
         ports_[g].link_delay = static_cast<uint8_t>(delay);
-        horizon = std::max(horizon, delay);
+        horizon = std::max(horizon, delay + flit_pipe_);
       }
       if (port.direction != LinkDirection::kOutOnly) {
         ports_[g].up_ovc =
@@ -211,6 +212,8 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
     if (p.link_delay != link_delay_) link_delay_ = 0;
   }
   link_delay_ = std::max(link_delay_, 0);
+  // A flit reaches the next router after the switch stages and its link.
+  if (link_delay_ > 0) link_delay_ += flit_pipe_;
   wheel_.reserve(std::min<size_t>(static_cast<size_t>(ports), 1024));
 }
 

@@ -97,6 +97,10 @@ std::string validate(const SimParams& p, int32_t nodes) {
     return fmt::format("injection VCs must be 1..{}", kMaxVcsPerPort);
   }
   if (p.router_delay_clocks < 0) return "router delay must not be negative";
+  if (p.pipeline_flit_clocks < 0 || p.pipeline_flit_clocks > kMaxLinkDelayClocks) {
+    return fmt::format("the router pipeline's SA + ST must be 0..{} link clocks",
+                       kMaxLinkDelayClocks);
+  }
   const bool own_clock = p.router_frequency_hz > 0 && p.router_frequency_hz != p.network_frequency_hz;
   if (p.header_delay_clocks < 0 && own_clock) {
     return "routers on a clock of their own need the header delay in link clocks";

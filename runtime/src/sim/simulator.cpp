@@ -53,6 +53,7 @@ struct Simulator::State {
     }
     // Pools grow to the number of messages in flight; no up-front reservation per node.
     log.arrivals.reserve(net.routers());
+    if (net.flitPipe() > 0) ejecting.resize(static_cast<size_t>(net.flitPipe()) + 1);
   }
   template <class Route>
   void loop(const Route& route, const RunOptions& options, Results& out);
@@ -72,6 +73,9 @@ struct Simulator::State {
   std::unique_ptr<Application> app;  // a pattern file's programs, if any
   PacketStore store;
   CycleLog log;
+  // With a router pipeline, tails ejected at clock c reach their endpoint at c + SA + ST:
+  // held here by the clock they arrive, modulo the pipeline's length (empty without one).
+  std::vector<std::vector<CycleLog::Arrival>> ejecting;
   std::vector<uint32_t> cycle;  // scratch of the deadlock search
   int64_t flit_hops = 0;
   int64_t router_ticks = 0;
@@ -134,17 +138,25 @@ void Simulator::State::account(int64_t c) {
       store.messages.release(p.message);
     }
   }
+  std::vector<CycleLog::Arrival>* arrivals = &log.arrivals;
+  if (!ejecting.empty()) {
+    const size_t n = ejecting.size();
+    auto& later = ejecting[static_cast<size_t>(c + net.flitPipe()) % n];
+    later.insert(later.end(), log.arrivals.begin(), log.arrivals.end());
+    log.arrivals.clear();
+    arrivals = &ejecting[static_cast<size_t>(c) % n];
+  }
   // Same-clock arrivals in (endpoint, packet id) order, whatever order routers ran in. The
   // routers log where packets left; the endpoint is the router's first plus dst_local (with
   // one endpoint per router, the router's id itself).
   if (const EndpointLayout& eps = net.endpoints(); !eps.oneEach()) {
-    for (auto& arrival : log.arrivals)
+    for (auto& arrival : *arrivals)
       arrival.node = eps.first(arrival.node) + store.packets[arrival.packet].dst_local;
   }
-  std::sort(log.arrivals.begin(), log.arrivals.end(), [](const auto& a, const auto& b) {
+  std::sort(arrivals->begin(), arrivals->end(), [](const auto& a, const auto& b) {
     return a.node != b.node ? a.node < b.node : a.packet < b.packet;
   });
-  for (const auto& arrival : log.arrivals) {
+  for (const auto& arrival : *arrivals) {
     Packet& p = store.packets[arrival.packet];
     stats.onPacketDelivered(p, c);
     Message& m = store.messages[p.message];
@@ -163,6 +175,7 @@ void Simulator::State::account(int64_t c) {
     }
     store.packets.release(arrival.packet);
   }
+  if (arrivals != &log.arrivals) arrivals->clear();
   for (uint32_t id : log.freed) store.packets.release(id);
   flit_hops += log.flit_hops;
   log.flit_hops = 0;

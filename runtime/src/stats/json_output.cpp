@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <sstream>
+
 #include "ndl/runtime/stats/output_file.h"
 
 namespace ndl::rt {
@@ -75,7 +77,7 @@ nlohmann::json application(const ApplicationResult& a, double ns) {
 nlohmann::json toJson(const SimParams& p) {
   nlohmann::json pairs = nlohmann::json::array();
   for (const auto& [a, b] : p.report_pairs) pairs.push_back({a, b});
-  return {
+  nlohmann::json out = {
       {"FlowControlMethod", std::string(flowControlName(p.flow_control))},
       {"NetworkChannelWidth_bits", p.channel_width_bits},
       {"NetworkPacketSize_flits", p.packet_flits},
@@ -122,6 +124,17 @@ nlohmann::json toJson(const SimParams& p) {
       {"DataOutputFile", p.data_output_file},
       {"ScreenOutputFile", p.screen_output_file},
   };
+  // Only with the form, so that the parameters of a program without it keep their bytes:
+  // each stage's router clocks (NodeHardwareDelay_clocks is then IB + RC + VA).
+  if (!p.router_pipeline.empty()) {
+    nlohmann::json stages = nlohmann::json::object();
+    std::istringstream in(p.router_pipeline);
+    std::string stage;
+    int64_t clocks = 0;
+    while (in >> stage >> clocks) stages[stage] = clocks;
+    out["RouterPipeline_clocks"] = stages;
+  }
+  return out;
 }
 
 // The summary: everything but the tables that grow with the network or the ReportPairs

@@ -33,9 +33,12 @@ std::string formatReport(const Results& r) {
       r.avg_distance);
   s += fmt::format(
       "  {}, {} VC(s) x {} flits, {} injection VC(s), packet {} flits, "
-      "router delay {} clocks, routing {} (selection {}), deadlock handling {}\n",
+      "router {}, routing {} (selection {}), deadlock handling {}\n",
       flowControlName(p.flow_control), p.virtual_channels, p.buffer_flits,
-      p.injection_virtual_channels, p.packet_flits, p.router_delay_clocks, routingName(p),
+      p.injection_virtual_channels, p.packet_flits,
+      p.router_pipeline.empty() ? fmt::format("delay {} clocks", p.router_delay_clocks)
+                                : fmt::format("pipeline {} clocks", p.router_pipeline),
+      routingName(p),
       p.selection == Selection::kUser && !p.selection_name.empty()
           ? std::string_view(p.selection_name)
           : selectionName(p.selection),

@@ -66,7 +66,7 @@ NDL_HOT void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame&
   if (link_delay_ > 0) {
     EventWheel::append(*flit_bucket_, sent);
   } else {
-    EventWheel::append(wheel_.flitsAt(c + port.link_delay), sent);
+    EventWheel::append(wheel_.flitsAt(c + port.link_delay + flit_pipe_), sent);
   }
   ++log.flit_hops;  // the packet's hop is counted as its head is routed at the next router
   if (tail) {

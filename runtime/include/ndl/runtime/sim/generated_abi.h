@@ -31,7 +31,8 @@
   X(NumPortDims) X(Wrap) X(Diameter) X(HotSpotCount)                                            \
   X(ReportPairCount)                                                                             \
   X(NumEndpoints) X(NumEndpointRuns)                                                             \
-  X(ReadsCongestion) /* 1: the routing or selection reads its router's ports (ndl_port_load) */
+  X(ReadsCongestion) /* 1: the routing or selection reads its router's ports (ndl_port_load) */ \
+  X(PipelineFlitClocks) /* RouterPipeline's SA + ST, network clocks; 0 without the form */
 
 // Real parameters: ndl_params_f64[NDL_P_<Name>].
 #define NDL_ABI_F64_PARAMS(X) \
@@ -41,10 +42,12 @@
 
 // Strings: ndl_params_str[NDL_P_<Name>]. DimNames: the port dimensions' names, comma-separated;
 // HeaderFieldNames: the routing's header fields', likewise; ClassNames: its network VC classes';
-// SelectionName: the selection written in NDL (Selection 4), else empty.
+// SelectionName: the selection written in NDL (Selection 4), else empty; RouterPipeline: the
+// stages' router clocks as "IB 1 RC 3 VA 1 SA 1 ST 1", else empty.
 #define NDL_ABI_STR_PARAMS(X)                                                              \
   X(TopologyName) X(TopologyKind) X(RoutingName) X(DataOutputFile) X(ScreenOutputFile) \
-      X(DimNames) X(HeaderFieldNames) X(ClassNames) X(SelectionName) X(PatternFile)
+      X(DimNames) X(HeaderFieldNames) X(ClassNames) X(SelectionName) X(PatternFile)      \
+          X(RouterPipeline)
 
 // The entries a built simulator lets `--param Name=Value` change, with their rules, are the
 // rows of param_rules.h (kParamRules): the entry reads them into SimParams at start-up and
