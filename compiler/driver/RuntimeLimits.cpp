@@ -80,12 +80,11 @@ class LimitChecker {
             "the event wheel spans the longest delay, a link's included",
             fmt::format("make it at most {}clock", credit.max));
     }
-    // The switch stages delay a flit as a wire does: their events share the wheel's span.
+    // Switch traversal delays a flit as a wire does: its events share the wheel's span.
     if (given(FormId::RouterPipeline) && p_.pipelineFlitNetworkClocks > link.max) {
       above(FormId::RouterPipeline, link, p_.pipelineFlitNetworkClocks,
-            "SA and ST delay each flit as a link does",
-            fmt::format("make SA + ST at most {}clock", link.max),
-            "RouterPipeline's SA + ST");
+            "ST delays each flit as a link does",
+            fmt::format("make ST at most {}clock", link.max), "RouterPipeline's ST");
     }
     if (given(FormId::NodeHardwareDelay) || given(FormId::RouterPipeline)) {
       const FormId at = given(FormId::RouterPipeline) ? FormId::RouterPipeline
@@ -96,7 +95,7 @@ class LimitChecker {
               routerClocks ? p_.routerDelayClocks : p_.headerDelayNetworkClocks,
               "a header's ready time is kept in 32 bits",
               fmt::format("make it at most {}clock", header.max),
-              at == FormId::RouterPipeline ? "RouterPipeline's IB + RC + VA" : "");
+              at == FormId::RouterPipeline ? "RouterPipeline's IB + RC + VA + SA" : "");
       }
     }
     if (given(FormId::DeadlockTimeout) && p_.deadlockTimeoutNetworkClocks > timeout.max) {

@@ -81,9 +81,9 @@ struct Parameters {
   // simulation counts: what the simulator receives.
   int64_t headerDelayNetworkClocks = 0;
   // (RouterPipeline ...): each stage in router clocks, as written; empty without the form.
-  // routerDelayClocks is then IB + RC + VA, the stages that hold a header at the front of its
-  // VC; SA + ST, the stages every flit passes in turn, are pipelineFlitClocks (router clocks)
-  // and pipelineFlitNetworkClocks (network clocks).
+  // routerDelayClocks is then IB + RC + VA + SA, the stages that hold a header at the front
+  // of its VC; ST, which every flit passes after it leaves its VC, overlapping the next, is
+  // pipelineFlitClocks (router clocks) and pipelineFlitNetworkClocks (network clocks).
   std::vector<int64_t> pipelineClocks;
   int64_t pipelineFlitClocks = 0;
   int64_t pipelineFlitNetworkClocks = 0;

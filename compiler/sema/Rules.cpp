@@ -351,8 +351,9 @@ class Resolver {
       p_.simulationTimeClocks = convert(FormId::SimulationTime, p_.networkHz, "network clock", 0);
   }
 
-  // (RouterPipeline ...) in place of NodeHardwareDelay: IB + RC + VA hold a header (the
-  // header delay), SA + ST delay every flit after it leaves its VC (docs/pipeline.md).
+  // (RouterPipeline ...) in place of NodeHardwareDelay: IB + RC + VA + SA hold a header at
+  // the front of its VC (the header delay), ST delays every flit after it leaves its VC
+  // (docs/pipeline.md).
   void pipeline(std::string_view routerClock) {
     if (!ok(FormId::RouterPipeline)) return;
     if (given(FormId::NodeHardwareDelay)) {
@@ -396,8 +397,8 @@ class Resolver {
         s = std::min<int64_t>(s + p_.pipelineClocks[k], INT64_MAX / 4);
       return s;
     };
-    p_.routerDelayClocks = sum(PipelineStage::IB, PipelineStage::VA);
-    p_.pipelineFlitClocks = sum(PipelineStage::SA, PipelineStage::ST);
+    p_.routerDelayClocks = sum(PipelineStage::IB, PipelineStage::SA);
+    p_.pipelineFlitClocks = sum(PipelineStage::ST, PipelineStage::ST);
   }
 
   void traffic() {

@@ -44,9 +44,9 @@ let s:forms = ['Topology', 'FlowControlMethod', 'NetworkChannelWidth',
       \ 'DataOutputFile', 'ScreenOutputFile', 'RoutingAlgorithm',
       \ 'VirtualChannels', 'InjectionVirtualChannels', 'VcAllocation',
       \ 'Selection', 'DeadlockHandling', 'RecoveryTimeout', 'DeadlockTimeout',
-      \ 'TrafficPattern', 'RouterFrequency', 'LinkDelay', 'CreditDelay',
-      \ 'Seed', 'WarmupMessages', 'MeasuredMessages', 'SimulationTime',
-      \ 'ReportPairs', 'Sweep', 'import', 'Nodes', 'Link',
+      \ 'TrafficPattern', 'RouterPipeline', 'RouterFrequency', 'LinkDelay',
+      \ 'CreditDelay', 'Seed', 'WarmupMessages', 'MeasuredMessages',
+      \ 'SimulationTime', 'ReportPairs', 'Sweep', 'import', 'Nodes', 'Link',
       \ 'UnidirectionalLink', 'Endpoints', 'Concentration']
 " END GENERATED forms
 " BEGIN GENERATED enums (editors/sync_names.py --write)

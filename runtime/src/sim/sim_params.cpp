@@ -98,7 +98,7 @@ std::string validate(const SimParams& p, int32_t nodes) {
   }
   if (p.router_delay_clocks < 0) return "router delay must not be negative";
   if (p.pipeline_flit_clocks < 0 || p.pipeline_flit_clocks > kMaxLinkDelayClocks) {
-    return fmt::format("the router pipeline's SA + ST must be 0..{} link clocks",
+    return fmt::format("the router pipeline's ST must be 0..{} link clocks",
                        kMaxLinkDelayClocks);
   }
   const bool own_clock = p.router_frequency_hz > 0 && p.router_frequency_hz != p.network_frequency_hz;

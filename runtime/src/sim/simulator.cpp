@@ -73,7 +73,7 @@ struct Simulator::State {
   std::unique_ptr<Application> app;  // a pattern file's programs, if any
   PacketStore store;
   CycleLog log;
-  // With a router pipeline, tails ejected at clock c reach their endpoint at c + SA + ST:
+  // With a router pipeline, tails ejected at clock c reach their endpoint at c + ST:
   // held here by the clock they arrive, modulo the pipeline's length (empty without one).
   std::vector<std::vector<CycleLog::Arrival>> ejecting;
   std::vector<uint32_t> cycle;  // scratch of the deadlock search

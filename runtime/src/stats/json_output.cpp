@@ -125,7 +125,7 @@ nlohmann::json toJson(const SimParams& p) {
       {"ScreenOutputFile", p.screen_output_file},
   };
   // Only with the form, so that the parameters of a program without it keep their bytes:
-  // each stage's router clocks (NodeHardwareDelay_clocks is then IB + RC + VA).
+  // each stage's router clocks (NodeHardwareDelay_clocks is then IB + RC + VA + SA).
   if (!p.router_pipeline.empty()) {
     nlohmann::json stages = nlohmann::json::object();
     std::istringstream in(p.router_pipeline);

@@ -57,6 +57,7 @@ CASES = [
     ("NetworkPacketSize", "256bit", "rate"),
     ("NetworkDataSize", "64bit", "rate"),
     ("NodeHardwareDelay", "3clock", "rate"),
+    ("RouterPipeline", "(IB 0clock) (RC 1clock) (VA 1clock) (SA 1clock) (ST 1clock)", "rate"),
     ("NodeBufferSize", "8flit", "rate"),
     ("MessageCreationMax", "300", "rate"),
     ("MessageCreationInterval", "25clock", "interval"),

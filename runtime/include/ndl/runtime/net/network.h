@@ -227,7 +227,7 @@ class Network {
   // ---- progress under way, for the no-movement backstop (deadlock_search.cpp)
   // The last clock in which a flit or a credit arrived (deliver, stageArrivals), or -1.
   int64_t lastArrival() const { return last_arrival_; }
-  // The router pipeline's SA + ST clocks, which an ejected tail also takes to its endpoint.
+  // The router pipeline's ST clocks, which an ejected tail also takes to its endpoint.
   int32_t flitPipe() const { return flit_pipe_; }
   // The last clock after c at which something already under way lands: a flit or a credit on
   // a wire, the end of a header's delay (routing and switch set-up), a header's first look
@@ -480,7 +480,7 @@ class Network {
   EventWheel wheel_;
   // Where this round's sends arrive (beginRound): the credits' bucket, and the flits' when
   // every link has the same delay, link_delay_ (else 0 and each send finds its own). Both
-  // include flit_pipe_, the router pipeline's SA + ST clocks (0 without RouterPipeline).
+  // include flit_pipe_, the router pipeline's ST clocks (0 without RouterPipeline).
   std::vector<CreditEvent>* credit_bucket_ = nullptr;
   std::vector<FlitEvent>* flit_bucket_ = nullptr;
   int32_t link_delay_ = 0;

@@ -32,7 +32,7 @@
   X(ReportPairCount)                                                                             \
   X(NumEndpoints) X(NumEndpointRuns)                                                             \
   X(ReadsCongestion) /* 1: the routing or selection reads its router's ports (ndl_port_load) */ \
-  X(PipelineFlitClocks) /* RouterPipeline's SA + ST, network clocks; 0 without the form */
+  X(PipelineFlitClocks) /* RouterPipeline's ST, network clocks; 0 without the form */
 
 // Real parameters: ndl_params_f64[NDL_P_<Name>].
 #define NDL_ABI_F64_PARAMS(X) \

@@ -55,9 +55,9 @@ struct SimParams {
   // The same delay in link clocks, converted exactly by the compiler; -1: routers run on
   // the network clock and it equals router_delay_clocks.
   int32_t header_delay_clocks = -1;
-  // RouterPipeline: its SA + ST stages in link clocks, which every flit takes after it leaves
-  // its VC, on its way to the next router or its endpoint (router_delay_clocks is then IB +
-  // RC + VA); and the stages as written in router clocks ("IB 1 RC 3 ..."), for the report.
+  // RouterPipeline: its ST stage in link clocks, which every flit takes after it leaves its
+  // VC, on its way to the next router or its endpoint (router_delay_clocks is then IB + RC +
+  // VA + SA); and the stages as written in router clocks ("IB 1 RC 3 ..."), for the report.
   int32_t pipeline_flit_clocks = 0;
   std::string router_pipeline;
   int32_t link_delay_clocks = 1;    // LinkDelay, in link clocks (>= 1)
