@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <tuple>
+#include <utility>
 
 #include "test_networks.h"
 
@@ -72,6 +73,30 @@ INSTANTIATE_TEST_SUITE_P(FlowControls, ZeroLoad,
                                                               FlowControl::kWormhole),
                                             ::testing::Values(1, 4, 8),
                                             ::testing::Values(0, 1, 3)));
+
+TEST(ZeroLoadTest, PipelineCostsItsStagesPerRouter) {
+  // A router pipeline (docs/pipeline.md) holds a header for IB + RC + VA + SA (the header
+  // delay) and delays every flit by ST once it leaves, to the next router or its endpoint:
+  // at zero load a hop costs the sum, as a lumped delay of the sum does, under every flow
+  // control (store-and-forward's tail arrives ST later too).
+  const NetworkDesc torus = makeTorus({4, 4});
+  for (FlowControl fc :
+       {FlowControl::kStoreAndForward, FlowControl::kVirtualCutThrough, FlowControl::kWormhole}) {
+    for (const auto& [header, st] : {std::pair{1, 2}, std::pair{6, 1}, std::pair{0, 5}}) {
+      SimParams p = baseParams(fc, 4, 4, header);
+      p.pipeline_flit_clocks = st;
+      const Results r = runSingle(torus, p, 0, 10);  // 4 hops
+      const int64_t expected = fc == FlowControl::kStoreAndForward
+                                   ? storeAndForwardLatency(4, header + st, 1, 4)
+                                   : cutThroughLatency(4, header + st, 1, 4);
+      SCOPED_TRACE(::testing::Message() << flowControlName(fc) << " header " << header
+                                        << " ST " << st);
+      ASSERT_EQ(r.status, RunStatus::kOk);
+      EXPECT_EQ(r.network_latency.max, expected);
+      EXPECT_EQ(r.hops_mean, 4);
+    }
+  }
+}
 
 TEST(ZeroLoadTest, LinkDelayIsPaidPerHop) {
   // Ring of 8, 3 hops one way, links of 3 clocks and credits of 2.
