@@ -116,7 +116,16 @@ class Reader {
       case ValueKind::String:
         return one(args, where) && single(*args[0]) && string(*args[0], out.text);
       case ValueKind::NodePairs: return pairs(args, where, out.pairs);
-      case ValueKind::Pipeline: return pipeline(args, where, out.pipeline);
+      case ValueKind::Pipeline:
+        // A value of (Sweep RouterPipeline ((IB 0clock) ...) ...) or of --set groups the
+        // stages in one list.
+        if (args.size() == 1 && args[0]->isList() && !args[0]->children.empty() &&
+            args[0]->children[0].isList()) {
+          std::vector<const Node*> stages;
+          for (const Node& c : args[0]->children) stages.push_back(&c);
+          return pipeline(stages, *args[0], out.pipeline);
+        }
+        return pipeline(args, where, out.pipeline);
       case ValueKind::Sweep:
       case ValueKind::Import: return true;  // handled by the caller and the loader
     }

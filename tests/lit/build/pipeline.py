@@ -14,8 +14,10 @@
   sw_alloc_delay 1 and st_final_delay 1 passes one such packet per VC every 2 cycles).
 - Conservation, counted from the run's records, with flits in the switch stages and tails
   on their way to their endpoints when the run stops.
+- A sweep over pipelines, each value the five stages grouped in one list.
 Prints one line per check; exits non-zero at the first failure.
 """
+import csv
 import pathlib
 import subprocess
 import sys
@@ -130,3 +132,15 @@ pk = busy["packets"]
 check("past saturation under a pipeline: packets created = delivered + dropped + in flight",
       pk["created"] == pk["delivered"] + pk["dropped"] + pk["in_flight"] and pk["in_flight"] > 0
       and busy["conservation"]["holds"], str(pk))
+
+# ---- a sweep over pipelines: each value the stages grouped in one list
+sweep_src = OUT / "sweep.ndl"
+sweep_src.write_text(STREAM + "(Sweep RouterPipeline "
+                     "((IB 0clock) (RC 0clock) (VA 1clock) (SA 1clock) (ST 1clock)) "
+                     "((IB 0clock) (RC 0clock) (VA 2clock) (SA 1clock) (ST 1clock)))\n")
+p = subprocess.run([NDLC, "sweep", str(sweep_src), "--out", str(OUT / "sweep"), "--no-plot",
+                    "--quiet"], capture_output=True, text=True)
+rows = list(csv.DictReader((OUT / "sweep" / "results.csv").open())) if p.returncode == 0 else []
+got = [round(float(r["throughput.accepted_flits_per_node_cycle"]), 2) for r in rows]
+check("(Sweep RouterPipeline ...) runs each pipeline: one packet per VC every 2, then 3 clocks",
+      got == [0.5, 0.33], f"accepted {got}; {p.stderr.strip()[-300:]}")
