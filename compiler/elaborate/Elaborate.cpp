@@ -552,12 +552,13 @@ std::optional<Network> elaborate(const sema::CheckedProgram& program, Evaluator&
   }
   if (net.routingDef && !configureRouting(program, net, evaluator, diags)) return std::nullopt;
   checkRecoveryTimeoutRead(program, net, diags);
-  if (net.routingDef)
+  if (net.routingDef) {
     net.waitBreaks = waitBreaks(program.defs.defs[*net.routingDef].body, evaluator.network(),
                                 &net.waitBreaksTooMany);
     net.readsCongestion = readsCongestion(program.defs.defs[*net.routingDef].body);
-    net.selectionReadsCongestion =
-        net.selectionDef && readsCongestion(program.defs.defs[*net.selectionDef].body);
+  }
+  net.selectionReadsCongestion =
+      net.selectionDef && readsCongestion(program.defs.defs[*net.selectionDef].body);
   return net;
 }
 
