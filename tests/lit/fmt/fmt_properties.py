@@ -29,9 +29,10 @@ TREES = ("stdlib", "examples", "grammar/examples", "bench", "tests/lit", "tests/
 # positioned on purpose-made layouts, the parse dump of odd spacing, fmt's own inputs.
 NOT_FORMATTED = ("editors/vscode/test/", "tests/lit/diagnostics/", "tests/lit/check/dump_parse.ndl",
                  "tests/lit/fmt/Inputs/", "tests/fuzz/")
-# Checks that run a 4,096-node dependency analysis or long traces (3 to 20 s each,
-# minutes under sanitizers): the examples' modules are compared all the same.
+# Checks that run a 4,096-node dependency analysis or long traces (3 to 60 s each,
+# up to a quarter of an hour under sanitizers): the examples' modules are compared all the same.
 SLOW_CHECK = ("examples/workloads/torus2d.ndl", "examples/workloads/torus3d.ndl",
+              "examples/pipeline/seven-stage-16ary-3cube.ndl",
               "examples/insight/rdt.ndl", "examples/insight/rdt-64x64.ndl",
               "grammar/examples/insight-figure1.ndl", "tests/lit/build/memoize.ndl",
               "tests/fuzz/regressions/evaluator/long_loop.ndl")
