@@ -57,8 +57,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "compiler" / "driver" / "sweep"))
-import ndl_sweep as sw  # noqa: E402
+sys.path.insert(0, str(ROOT / "python"))
+from ndl import sweep as sw  # noqa: E402
 
 NETWORKS = [  # name, legend
     ("torus2d", "2-D torus 64×64"),

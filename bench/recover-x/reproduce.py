@@ -31,8 +31,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "compiler" / "driver" / "sweep"))
-import ndl_sweep as sw  # noqa: E402
+sys.path.insert(0, str(ROOT / "python"))
+from ndl import sweep as sw  # noqa: E402
 
 EXAMPLES = ROOT / "examples" / "recover-x"
 ROUTERS = [("dimension-order", "Dimension-order"), ("star-channel", "*-channel"),

@@ -332,8 +332,12 @@ int runRun(const BuildOptions& o, const std::vector<std::string>& simArgs) {
 int runSweep(const std::vector<std::string>& args) {
   std::error_code ec;
   std::string self = fs::canonical("/proc/self/exe", ec).string();
-  std::string script = NDL_SWEEP_SCRIPT;
-  std::vector<std::string> all = {"python3", script, "--ndlc", self};
+  // The engine is the package's ndl.sweep: its folder goes first on the interpreter's path
+  // (a user's PYTHONPATH follows), so an installed `ndl` of another version is not picked up.
+  std::string path = NDL_PYTHON_DIR;
+  if (const char* user = std::getenv("PYTHONPATH"); user && *user) path += std::string(":") + user;
+  ::setenv("PYTHONPATH", path.c_str(), 1);
+  std::vector<std::string> all = {"python3", "-m", "ndl.sweep", "--ndlc", self};
   all.insert(all.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& a : all) argv.push_back(a.data());

@@ -92,7 +92,7 @@ int run(int argc, char** argv) {
       ->excludes("--module-only")
       ->excludes("--unspecialized");
 
-  // ndlc sweep: the sweep engine is compiler/driver/sweep/ndl_sweep.py; every
+  // ndlc sweep: the sweep engine is the Python package's ndl.sweep (python/ndl); every
   // argument after `sweep` goes to it unchanged.
   CLI::App* sweepCmd = app.add_subcommand(
       "sweep", "run a program over parameter values in parallel; writes a CSV and a plot");

@@ -1,4 +1,4 @@
-"""Unit tests of the sweep engine (compiler/driver/sweep/ndl_sweep.py) that
+"""Unit tests of the sweep engine (python/ndl/sweep.py) that
 need no simulator: the S-expression scanner, value lists, axes, JSON
 flattening, the gnuplot plot and the command line's usage and input errors.
 
@@ -14,8 +14,8 @@ import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "compiler" / "driver" / "sweep"))
-import ndl_sweep as sw  # noqa: E402
+sys.path.insert(0, str(ROOT / "python"))
+from ndl import sweep as sw  # noqa: E402
 
 NDLC = None
 

@@ -2,7 +2,7 @@
 """ndlc sweep: run an NDL program over a grid of parameter values.
 
     ndlc sweep FILE... [--param NAME=V1,V2,...]... [--jobs N] [--out DIR]
-    python3 ndl_sweep.py --ndlc PATH/ndlc FILE... [same options]
+    python3 -m ndl.sweep --ndlc PATH/ndlc FILE... [same options]   (python/ on PYTHONPATH)
 
 Every point of the grid (the cartesian product of the --param lists, or of
 the file's own (Sweep NAME v1 v2 ...) forms) is one `ndlc run FILE --set
