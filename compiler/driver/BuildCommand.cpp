@@ -334,7 +334,7 @@ int runSweep(const std::vector<std::string>& args) {
   std::string self = fs::canonical("/proc/self/exe", ec).string();
   // The engine is the package's ndl.sweep: its folder goes first on the interpreter's path
   // (a user's PYTHONPATH follows), so an installed `ndl` of another version is not picked up.
-  std::string path = NDL_PYTHON_DIR;
+  std::string path = defaultPythonDir().string();
   if (const char* user = std::getenv("PYTHONPATH"); user && *user) path += std::string(":") + user;
   ::setenv("PYTHONPATH", path.c_str(), 1);
   std::vector<std::string> all = {"python3", "-m", "ndl.sweep", "--ndlc", self};

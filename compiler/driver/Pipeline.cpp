@@ -261,4 +261,12 @@ fs::path defaultStdlibDir(const char* argv0) {
   return NDL_SOURCE_STDLIB_DIR;
 }
 
+fs::path defaultPythonDir() {
+  std::error_code ec;
+  fs::path exe = fs::canonical("/proc/self/exe", ec);
+  fs::path installed = exe.parent_path().parent_path() / "share" / "ndl" / "python";
+  if (!ec && fs::is_directory(installed / "ndl", ec)) return installed;
+  return NDL_SOURCE_PYTHON_DIR;
+}
+
 }  // namespace ndl::driver

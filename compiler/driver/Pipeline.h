@@ -70,4 +70,8 @@ void checkDeadlock(FrontEndResult& result, DiagnosticEngine& diags,
 // installed binary, else the source tree's stdlib/.
 std::filesystem::path defaultStdlibDir(const char* argv0);
 
+// The folder holding the `ndl` Python package (ndlc sweep runs ndl.sweep from it):
+// share/ndl/python beside the installed binary, else the source tree's python/.
+std::filesystem::path defaultPythonDir();
+
 }  // namespace ndl::driver
