@@ -925,7 +925,7 @@ def default_ndlc():
     env = os.environ.get("NDLC")
     if env:
         return env
-    root = Path(__file__).resolve().parents[3]
+    root = Path(__file__).resolve().parents[2]  # python/ndl/sweep.py
     for d in ("build", "build-sw", "build-dev"):
         p = root / d / "ndlc"
         if p.is_file():

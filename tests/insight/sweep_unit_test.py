@@ -187,6 +187,20 @@ class Replications(unittest.TestCase):
             shutil.rmtree(d)
 
 
+class DefaultNdlc(unittest.TestCase):
+    def test_the_source_trees_build_first(self):
+        # Without NDLC the engine takes the ndlc built in its own source tree, if any.
+        old = os.environ.pop("NDLC", None)
+        try:
+            found = sw.default_ndlc()
+        finally:
+            if old is not None:
+                os.environ["NDLC"] = old
+        built = [ROOT / d / "ndlc" for d in ("build", "build-sw", "build-dev")]
+        expected = next((str(p) for p in built if p.is_file()), shutil.which("ndlc") or "ndlc")
+        self.assertEqual(found, expected)
+
+
 class CommandLine(unittest.TestCase):
     def run_main(self, *args):
         err = io.StringIO()
