@@ -202,6 +202,8 @@ int run(int argc, char** argv) {
   check.pipeline.stdlibDir =
       stdlibDir.empty() ? defaultStdlibDir(argv[0]) : std::filesystem::path(stdlibDir);
   check.pipeline.overrides = overrides;
+  // A file of definitions alone checks as a library (docs/language.md, Libraries).
+  check.pipeline.requirement = ndl::sema::Requirement::SimulationOrLibrary;
   if (dumpAfter == "parse") check.pipeline.dumpAfter = Stage::Parse;
   if (dumpAfter == "sema") check.pipeline.dumpAfter = Stage::Sema;
   if (dumpAfter == "elaborate") check.pipeline.dumpAfter = Stage::Elaborate;

@@ -1,5 +1,6 @@
 #include "compiler/driver/Pipeline.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fmt/format.h>
 
@@ -106,6 +107,18 @@ void runFrontEnd(const std::string& path, const PipelineOptions& options, Source
 
   result.checked = sema::check(*result.program, diags, options.requirement);
   if (!result.checked) return;
+  if (result.checked->library) {
+    // Nothing to show after sema or elaboration: a library sets no parameter, builds no network.
+    if (options.dumpAfter == Stage::Sema || options.dumpAfter == Stage::Elaborate) {
+      const auto& defs = result.checked->defs.defs;
+      const auto own = std::count_if(defs.begin(), defs.end(), [&](const sema::Definition& d) {
+        return d.range.file == result.program->mainFile;
+      });
+      std::cout << fmt::format(";; a library: {} definitions checked; no parameters, no network\n",
+                               own);
+    }
+    return;
+  }
   const sema::Parameters& params = result.checked->params;
   if (options.dumpAfter == Stage::Sema) std::cout << sema::printParameters(params);
 
@@ -117,7 +130,7 @@ void runFrontEnd(const std::string& path, const PipelineOptions& options, Source
   if (options.dumpAfter == Stage::Elaborate)
     std::cout << fmt::format("network {}: {} nodes, {} channels\n", graph.name, graph.nodeCount,
                              graph.channels.size());
-  if (options.requirement == sema::Requirement::Simulation) {
+  if (options.requirement != sema::Requirement::Network) {  // a program to simulate
     checkRouterLimits(result, diags);
     checkRuntimeLimits(result, diags);
     checkPatternFile(result, sources, diags);

@@ -21,6 +21,20 @@ std::optional<CheckedProgram> check(const ast::Program& program, DiagnosticEngin
                   "clock, and its traffic; see examples/");
     return std::nullopt;
   }
+  // A library: every form of every module a definition or an import (a module that sets
+  // parameters, such as insight, makes a program).
+  if (need == Requirement::SimulationOrLibrary) {
+    bool library = true;
+    for (const ast::Module& m : program.modules)
+      for (const ast::Node& form : m.forms)
+        library = library && (isDefinitionForm(form) || form.head() == "import");
+    if (library) {
+      CheckedProgram checked{checkDefinitions(program, diags), {}, true};
+      if (diags.errorCount() != before) return std::nullopt;
+      return checked;
+    }
+    need = Requirement::Simulation;
+  }
   FormValues values = readForms(program, diags);
   CheckedProgram checked{checkDefinitions(program, diags), {}};
   std::optional<Parameters> params = resolve(values, program.mainFile, diags, need);

@@ -16,6 +16,9 @@ namespace ndl::sema {
 struct CheckedProgram {
   DefinitionTable defs;
   Parameters params;
+  // A library (Requirement::SimulationOrLibrary, definitions and imports only): its
+  // definitions are checked; it describes no network, so `params` holds the defaults.
+  bool library = false;
 };
 
 // Checks every form (readForms), the definitions (checkDefinitions), the
@@ -23,7 +26,8 @@ struct CheckedProgram {
 // (bindNetwork). Needs: a Program from parse::Loader. Returns nullopt if any
 // error was reported; warnings do not stop it. The result points into
 // `program`.
-// `need`: Requirement::Network checks a program that only describes a network
+// `need`: Requirement::Network checks a program that only describes a network;
+// Requirement::SimulationOrLibrary also accepts a library (CheckedProgram::library)
 // (Rules.h).
 std::optional<CheckedProgram> check(const ast::Program& program, DiagnosticEngine& diags,
                                     Requirement need = Requirement::Simulation);

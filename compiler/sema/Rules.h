@@ -14,8 +14,9 @@ namespace ndl::sema {
 // Returns nullopt when a required form is missing or a rule fails.
 // What the program must give: a whole simulation (every required form and its traffic), or
 // only a network to describe (`ndlc info`: the topology; every other form is still checked
-// when given).
-enum class Requirement { Simulation, Network };
+// when given); or, for `ndlc check`, a simulation unless the program is a library: files that
+// hold definitions and imports only, checked as definitions (check() decides, Check.h).
+enum class Requirement { Simulation, Network, SimulationOrLibrary };
 
 std::optional<Parameters> resolve(const FormValues& values, FileId mainFile,
                                   DiagnosticEngine& diags,
