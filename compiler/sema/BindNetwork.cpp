@@ -89,11 +89,33 @@ bool bindSelection(Parameters& p, DefinitionTable& defs, DiagnosticEngine& diags
   return false;
 }
 
+bool bindPredictor(Parameters& p, DefinitionTable& defs, DiagnosticEngine& diags) {
+  if (p.predictorName.empty()) return true;
+  std::optional<uint32_t> def = defs.find(p.predictorName);
+  if (def && defs.defs[*def].kind == DefKind::Predictor) {
+    p.predictorDef = *def;
+    return true;
+  }
+  std::vector<std::string_view> names = defs.namesOf(DefKind::Predictor);
+  std::string best = closestMatch(p.predictorName, names);
+  SourceRange at = p.where[static_cast<size_t>(FormId::Predictor)];
+  diags.report(DiagKind::UnknownEnum, at, fmt::format("unknown predictor '{}'", p.predictorName))
+      .withHint(!best.empty() ? fmt::format("did you mean '{}'?", best)
+                : names.empty()
+                    ? std::string("define one with (define-predictor (Name) (OnForward ...) "
+                                  "prediction), or (import \"predictors\")")
+                    : fmt::format("the predictors are {}, or one defined with "
+                                  "(define-predictor (Name) ...)",
+                                  joined(names)));
+  return false;
+}
+
 }  // namespace
 
 bool bindNetwork(Parameters& params, DefinitionTable& defs, DiagnosticEngine& diags) {
   bool ok = bindTopology(params, defs, diags);
   ok = bindSelection(params, defs, diags) && ok;
+  ok = bindPredictor(params, defs, diags) && ok;
   return bindRouting(params, defs, diags) && ok;
 }
 

@@ -15,7 +15,8 @@
 
 namespace ndl::sema {
 
-enum class DefKind : uint8_t { Function, Constant, Topology, Routing, Selection };
+enum class DefKind : uint8_t { Function, Constant, Topology, Routing, Selection, PortState,
+                               Predictor };
 
 struct Param {
   std::string name;
@@ -80,6 +81,15 @@ inline constexpr uint32_t kSelectCreditsSlot = 9;
 inline constexpr uint32_t kSelectPortFreeSlot = 10;
 inline constexpr uint32_t kSelectPortCreditsSlot = 11;
 inline constexpr uint32_t kSelectParams = 12;
+// A (define-predictor ...) has the routing's parameters, then the output port a header left by,
+// read by (out-port) in its OnForward block (docs/prediction.md).
+inline constexpr uint32_t kPredictOutPortSlot = 7;
+inline constexpr uint32_t kPredictParams = 8;
+// The port code (ejection-port) names: a header leaving the network at this router. Codes of
+// network ports are dim * 2 + (dir > 0); -1 is "no port" ((arrived-along) of an injected header).
+inline constexpr int64_t kEjectionPortCode = -2;
+// A ring holds at most this many symbols (the simulator keeps its length and head in 16 bits).
+inline constexpr int64_t kMaxRingCapacity = 65535;
 
 struct Definition {
   DefKind kind;
@@ -119,6 +129,17 @@ struct Definition {
   SourceRange recoveryFieldRange;
   // Its header fields: parameter kRoutingParams + i is field i.
   std::vector<HeaderFieldDecl> headerFields;
+  // PortState, (define-port-state name (Ring capacity Symbol)): a ring per input and injection
+  // port of every router; its symbols are Port or (Int lo hi) (docs/prediction.md).
+  int64_t ringCapacity = 0;
+  Type symbolType = Type::Int;
+  int64_t symbolLo = 0, symbolHi = 0;  // Port: kEjectionPortCode .. the largest port code
+  // Predictor: its (OnForward (push ...) ...) block, run when a header leaves by (out-port).
+  std::optional<Expr> onForward;
+  // Where the body reads or writes port state, and the definitions it calls with the place of
+  // the first call: a routing, selection, topology or constant must not reach a state read.
+  std::optional<SourceRange> stateUse;
+  std::vector<std::pair<uint32_t, SourceRange>> calls;
   bool checked = false;    // the body has been type-checked
   const ast::Node* form = nullptr;
 };

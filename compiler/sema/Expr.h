@@ -67,6 +67,11 @@ enum class Op : uint8_t {
   // draws at injection, in a HeaderField's initial value (docs/routing.md)
   RandomNode,   // (random-node)
   RandomBelow,  // (random n): kids {n}
+  // per-port state in predictors (docs/prediction.md): i = the port state's definition index
+  RingLength,   // (ring-length h)
+  RingRef,      // (ring-ref h k): kids {k}, newest first
+  RingCount,    // (ring-count h x): kids {x}
+  RingPush,     // (push h x): kids {x}; a statement of OnForward
 };
 
 struct Expr {

@@ -36,7 +36,7 @@ std::string_view typeName(Type t) {
 bool isDefinitionForm(const Node& form) {
   std::string_view h = form.head();
   return h == "define" || h == "define-topology" || h == "define-routing" ||
-         h == "define-selection";
+         h == "define-selection" || h == "define-port-state" || h == "define-predictor";
 }
 
 namespace {
@@ -130,6 +130,8 @@ class Checker {
     for (uint32_t i = 0; i < table_.defs.size(); ++i) body(i);
   }
 
+  void checkStatePurity() { statePurity(0); }
+
   // (Topology (Nodes 16) (Link 0 1 0) ...): the Topology form's elements
   // are the body of an anonymous topology.
   std::optional<uint32_t> inlineTopology(const Node& form) {
@@ -143,6 +145,7 @@ class Checker {
     uint32_t index = static_cast<uint32_t>(table_.defs.size() - 1);
     uint32_t before = diags_.errorCount();
     body(index, 1);
+    statePurity(index);
     if (diags_.errorCount() != before) return std::nullopt;
     return index;
   }
@@ -228,7 +231,12 @@ class Checker {
     d.kind = head == "define-topology" ? DefKind::Topology
              : head == "define-routing"   ? DefKind::Routing
              : head == "define-selection" ? DefKind::Selection
+             : head == "define-predictor" ? DefKind::Predictor
                                           : DefKind::Function;
+    if (head == "define-port-state") {
+      portState(form);
+      return;
+    }
     if (form.children.size() < 3) {
       error(DiagKind::BadDefinition, form.range,
             fmt::format("{} needs a name and a body", head))
@@ -314,6 +322,25 @@ class Checker {
                   {"%out-class", Type::Int},      {"%credits", Type::Int},
                   {"%port-free-vcs", Type::Int},  {"%port-credits", Type::Int}};
     }
+    if (d.kind == DefKind::Predictor) {
+      if (!d.params.empty()) {
+        error(DiagKind::BadDefinition, sig.range,
+              "a predictor takes no parameters; its body sees current, dest and the port state")
+            .withHint(fmt::format("write (define-predictor ({}) (OnForward ...) prediction)",
+                                  d.name));
+        return;
+      }
+      // The routing's parameters, then the port a header left by (read in OnForward).
+      d.result = Type::Port;
+      d.params = {{"current", Type::Node},     {"dest", Type::Node},
+                  {"source", Type::Node},      {"%arrived", Type::Port},
+                  {"%injected", Type::Bool},   {"%in-class", Type::Int},
+                  {"%blocked-for", Type::Int}, {"%out-port", Type::Port}};
+    }
+    add(std::move(d));
+  }
+
+  void add(Definition d) {
     if (std::optional<uint32_t> prev = table_.find(d.name)) {
       error(DiagKind::DuplicateDefinition, d.nameRange, fmt::format("'{}' is defined twice", d.name))
           .withHint("rename one of them")
@@ -331,7 +358,69 @@ class Checker {
 
   static bool isSpecial(std::string_view n) {
     return n == "let" || n == "if" || n == "cond" || n == "and" || n == "or" || n == "sum" ||
-           n == "for" || n == "when" || n == "true" || n == "false" || n == "else";
+           n == "for" || n == "when" || n == "true" || n == "false" || n == "else" ||
+           isStateOp(n);
+  }
+  static bool isStateOp(std::string_view n) {
+    return n == "ring-length" || n == "ring-ref" || n == "ring-count" || n == "push" ||
+           n == "ejection-port" || n == "no-port";
+  }
+
+  // (define-port-state name (Ring capacity Port)) or (... (Ring capacity (Int lo hi))).
+  void portState(const Node& form) {
+    Definition d;
+    d.kind = DefKind::PortState;
+    d.range = form.range;
+    d.form = &form;
+    d.checked = true;
+    d.body = Expr{Op::Seq};
+    d.body.type = Type::Unit;
+    const char* usage = "write (define-port-state history (Ring 170 Port)) or "
+                        "(define-port-state name (Ring capacity (Int lo hi)))";
+    if (form.children.size() != 3 || !form.children[1].isSymbol()) {
+      error(DiagKind::BadDefinition, form.range,
+            "define-port-state is written (define-port-state name (Ring capacity Symbol))")
+          .withHint(usage);
+      return;
+    }
+    d.name = form.children[1].text;
+    d.nameRange = form.children[1].range;
+    const Node& ring = form.children[2];
+    if (ring.head() != "Ring" || ring.children.size() != 3) {
+      error(DiagKind::BadDefinition, ring.range,
+            fmt::format("port state '{}' is a (Ring capacity Symbol), got '{}'", d.name,
+                        ast::quote(ring)))
+          .withHint(usage);
+      return;
+    }
+    const Node& cap = ring.children[1];
+    if (cap.kind != NodeKind::Integer || !cap.number.isInteger() || cap.number.num() < 1 ||
+        cap.number.num() > kMaxRingCapacity) {
+      error(DiagKind::BadDefinition, cap.range,
+            fmt::format("a ring's capacity is a whole number of symbols from 1 to {}, got '{}'",
+                        kMaxRingCapacity, ast::quote(cap)))
+          .withHint("seed 001's 512-bit history of 3-bit port symbols holds 170: (Ring 170 Port)");
+      return;
+    }
+    d.ringCapacity = cap.number.num();
+    const Node& sym = ring.children[2];
+    if (sym.isSymbol() && sym.text == "Port") {
+      d.symbolType = Type::Port;
+    } else if (sym.head() == "Int" && sym.children.size() == 3 &&
+               sym.children[1].kind == NodeKind::Integer && sym.children[2].kind == NodeKind::Integer &&
+               sym.children[1].number.isInteger() && sym.children[2].number.isInteger() &&
+               sym.children[1].number.num() <= sym.children[2].number.num()) {
+      d.symbolType = Type::Int;
+      d.symbolLo = sym.children[1].number.num();
+      d.symbolHi = sym.children[2].number.num();
+    } else {
+      error(DiagKind::BadDefinition, sym.range,
+            fmt::format("a ring's symbols are Port or (Int lo hi) with whole lo <= hi, got '{}'",
+                        ast::quote(sym)))
+          .withHint("the width of a symbol follows from its range, as a header field's does");
+      return;
+    }
+    add(std::move(d));
   }
 
   // ---- bodies
@@ -344,6 +433,7 @@ class Checker {
     nextSlot_ = 0;
     maxSlot_ = 0;
     current_ = d.kind;
+    currentDef_ = index;
     for (const Param& p : d.params) bind(p.name, p.type);
     const Node& form = *d.form;
     declaredFields_.clear();
@@ -466,6 +556,8 @@ class Checker {
       }
       routingDef_.reset();
       declaredFields_.clear();
+    } else if (d.kind == DefKind::Predictor) {
+      b = predictorBody(d, form, first);
     } else {
       if (form.children.size() != first + 1) {
         error(DiagKind::BadDefinition, form.range,
@@ -480,6 +572,181 @@ class Checker {
     }
     d.body = std::move(b);
     d.frameSize = maxSlot_;
+  }
+
+  // (OnForward (push h x) ...) forms and one prediction: a Port, (ejection-port), or (no-port)
+  // for none.
+  Expr predictorBody(Definition& d, const Node& form, size_t first) {
+    const Node* prediction = nullptr;
+    for (size_t i = first; i < form.children.size(); ++i) {
+      const Node& c = form.children[i];
+      if (c.head() == "OnForward") {
+        if (d.onForward) {
+          error(DiagKind::BadDefinition, c.range,
+                fmt::format("predictor '{}' has two OnForward blocks", d.name))
+              .withHint("put every (push ...) in one (OnForward ...)");
+          continue;
+        }
+        Expr seq{Op::Seq};
+        seq.type = Type::Unit;
+        seq.range = c.range;
+        inOnForward_ = true;
+        for (size_t k = 1; k < c.children.size(); ++k) {
+          const Node& st = c.children[k];
+          if (st.head() != "push") {
+            error(DiagKind::BadDefinition, st.range,
+                  fmt::format("OnForward holds (push state value) statements, got '{}'",
+                              ast::quote(st)))
+                .withHint("write (OnForward (push history (out-port)))");
+            continue;
+          }
+          seq.kids.push_back(expr(st));
+        }
+        inOnForward_ = false;
+        d.onForward = std::move(seq);
+      } else if (!prediction) {
+        prediction = &c;
+      } else {
+        error(DiagKind::BadDefinition, c.range,
+              fmt::format("predictor '{}' has more than one prediction expression", d.name))
+            .withHint("combine the cases with cond");
+      }
+    }
+    if (!prediction) {
+      error(DiagKind::BadDefinition, form.range,
+            fmt::format("predictor '{}' gives no prediction", d.name))
+          .withHint("its body computes the predicted (port dim dir), or (no-port) for none");
+      return errorExpr(form);
+    }
+    Expr b = expr(*prediction);
+    expect(b, Type::Port, *prediction);
+    return b;
+  }
+
+  // (ring-length h), (ring-ref h k), (ring-count h x), (push h x), (ejection-port).
+  Expr stateOp(const Node& n) {
+    std::string_view h = n.head();
+    if (h == "ejection-port" || h == "no-port") {
+      if (n.children.size() != 1) {
+        error(DiagKind::WrongArity, n.range, fmt::format("'{}' takes no arguments", h));
+        return errorExpr(n);
+      }
+      // Constant port codes: the ejection at this router, and no port (no prediction).
+      Expr e{Op::ConstInt};
+      e.type = Type::Port;
+      e.range = n.range;
+      e.i = h == "no-port" ? -1 : kEjectionPortCode;
+      return e;
+    }
+    const size_t arity = h == "ring-length" ? 1 : 2;
+    if (n.children.size() != arity + 1) {
+      error(DiagKind::WrongArity, n.range,
+            fmt::format("'{}' takes {} argument{}", h, arity, arity == 1 ? "" : "s"))
+          .withHint(h == "ring-length" ? "write (ring-length history)"
+                    : h == "ring-ref"  ? "write (ring-ref history k): k = 0 is the newest"
+                    : h == "ring-count" ? "write (ring-count history x)"
+                                        : "write (push history (out-port))");
+      return errorExpr(n);
+    }
+    const Node& name = n.children[1];
+    std::optional<uint32_t> def = name.isSymbol() ? table_.find(name.text) : std::nullopt;
+    if (!def || table_.defs[*def].kind != DefKind::PortState) {
+      std::vector<std::string_view> names = table_.namesOf(DefKind::PortState);
+      std::string best = name.isSymbol() ? closestMatch(name.text, names) : std::string();
+      error(DiagKind::UnknownName, name.range,
+            fmt::format("'{}' is not a port state", ast::quote(name)))
+          .withHint(!best.empty() ? fmt::format("did you mean '{}'?", best)
+                                  : "declare it first with (define-port-state name (Ring 170 Port))");
+      return errorExpr(n);
+    }
+    const Definition& st = table_.defs[*def];
+    const bool later = st.range.file == n.range.file &&
+                       (st.range.line > n.range.line ||
+                        (st.range.line == n.range.line && st.range.col > n.range.col));
+    if (later) {
+      error(DiagKind::UnknownName, name.range,
+            fmt::format("port state '{}' is read before it is declared", st.name))
+          .withHint("move its define-port-state above this use")
+          .note(st.nameRange, "declared here");
+      return errorExpr(n);
+    }
+    if (h == "push" && !inOnForward_) {
+      error(DiagKind::StateOutsidePredictor, n.range,
+            "(push ...) changes port state: it is a statement of a predictor's OnForward block")
+          .withHint("write (OnForward (push history (out-port))) in the define-predictor");
+      return errorExpr(n);
+    }
+    if (!currentDef_) {
+      error(DiagKind::StateOutsidePredictor, n.range,
+            fmt::format("({} ...) reads port state, which exists only while a predictor runs", h))
+          .withHint("read port state in a define-predictor or a function it calls");
+      return errorExpr(n);
+    }
+    table_.defs[*currentDef_].stateUse = n.range;
+    Expr e{h == "ring-length" ? Op::RingLength
+           : h == "ring-ref"  ? Op::RingRef
+           : h == "ring-count" ? Op::RingCount
+                               : Op::RingPush};
+    e.range = n.range;
+    e.i = *def;
+    e.type = h == "push" ? Type::Unit : h == "ring-ref" ? st.symbolType : Type::Int;
+    if (arity == 2) {
+      Expr x = expr(n.children[2]);
+      const Type want = h == "ring-ref" ? Type::Int : st.symbolType;
+      if (!expect(x, want, n.children[2])) e.type = Type::Error;
+      e.kids.push_back(std::move(x));
+    }
+    return e;
+  }
+
+  // After every body: a routing, selection, topology or constant that reaches a port-state
+  // read through its calls is refused, at the call (route traces, the wait memo and the static
+  // deadlock check assume a route depends on the header only).
+  void statePurity(size_t from) {
+    const size_t n = table_.defs.size();
+    // reaches[i]: the state use some call chain from i ends at, if any (a fixed point: call
+    // graphs may be recursive).
+    std::vector<std::optional<SourceRange>> reaches(n);
+    for (size_t i = 0; i < n; ++i) reaches[i] = table_.defs[i].stateUse;
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (size_t i = 0; i < n; ++i) {
+        if (reaches[i]) continue;
+        for (const auto& [callee, at] : table_.defs[i].calls) {
+          if (callee < n && reaches[callee]) {
+            reaches[i] = reaches[callee];
+            changed = true;
+            break;
+          }
+        }
+      }
+    }
+    for (size_t i = from; i < n; ++i) {
+      const Definition& d = table_.defs[i];
+      if (d.kind == DefKind::Predictor || d.kind == DefKind::Function ||
+          d.kind == DefKind::PortState)
+        continue;
+      const char* what = d.kind == DefKind::Routing     ? "routing"
+                         : d.kind == DefKind::Selection ? "selection"
+                         : d.kind == DefKind::Topology  ? "topology"
+                                                        : "constant";
+      SourceRange at;
+      if (d.stateUse) {
+        at = *d.stateUse;
+      } else {
+        for (const auto& [callee, where] : d.calls)
+          if (callee < n && reaches[callee]) {
+            at = where;
+            break;
+          }
+        if (!at.valid()) continue;
+      }
+      error(DiagKind::StateOutsidePredictor, at,
+            fmt::format("{} '{}' reads port state; only a predictor may", what, d.name))
+          .withHint("routings and selections are functions of the header and the network: "
+                    "move the state read into a define-predictor")
+          .note(*reaches[i], "the state is read here");
+    }
   }
 
   static Expr wrapPort(Expr port) {
@@ -796,6 +1063,21 @@ class Checker {
         error(DiagKind::WrongArity, n.range, fmt::format("'{}' takes no arguments", h));
         return errorExpr(n);
       }
+      if (current_ == DefKind::Predictor && slot == kSelectOutPortSlot) {
+        // The port a header left by: known in the predictor's OnForward block only.
+        if (!inOnForward_ || scope_.size() < kPredictParams) {
+          error(DiagKind::TypeError, n.range,
+                "(out-port) is the port a header left by: it is known in the predictor's "
+                "OnForward block only")
+              .withHint("the prediction itself is made before the header is routed");
+          return errorExpr(n);
+        }
+        Expr e{Op::Var};
+        e.type = Type::Port;
+        e.range = n.range;
+        e.i = kPredictOutPortSlot;
+        return e;
+      }
       if (current_ != DefKind::Selection || scope_.size() < kSelectParams ||
           !scope_[slot].name.starts_with("%")) {
         error(DiagKind::TypeError, n.range,
@@ -836,8 +1118,10 @@ class Checker {
           .withHint("compute the hop count from current, dest and source");
       return errorExpr(n);
     }
-    bool inBody = (routingDef_ || current_ == DefKind::Selection) && !scope_.empty() &&
-                  scope_.size() >= kRoutingParams && scope_[slot].name.starts_with("%");
+    bool inBody = (routingDef_ || current_ == DefKind::Selection ||
+                   current_ == DefKind::Predictor) &&
+                  !scope_.empty() && scope_.size() >= kRoutingParams &&
+                  scope_[slot].name.starts_with("%");
     if (!inBody) {
       error(DiagKind::TypeError, n.range,
             fmt::format("({}) describes the packet being routed: it is available in a "
@@ -1350,23 +1634,28 @@ class Checker {
       // (a constant seen first from a routing's header field must not see
       // that routing, its fields or its random draws).
       auto saved = std::make_tuple(scope_, nextSlot_, maxSlot_, current_, routingDef_,
-                                   declaredFields_, fieldsSeen_, inInit_, inHops_);
+                                   declaredFields_, fieldsSeen_, inInit_, inHops_, currentDef_,
+                                   inOnForward_);
       routingDef_.reset();
-      inInit_ = inHops_ = false;
+      inInit_ = inHops_ = inOnForward_ = false;
       body(index);
       std::tie(scope_, nextSlot_, maxSlot_, current_, routingDef_, declaredFields_, fieldsSeen_,
-               inInit_, inHops_) = saved;
+               inInit_, inHops_, currentDef_, inOnForward_) = saved;
       e.type = table_.defs[index].result;
     }
     if (d.kind == DefKind::Topology || d.kind == DefKind::Routing ||
-        d.kind == DefKind::Selection) {
+        d.kind == DefKind::Selection || d.kind == DefKind::Predictor ||
+        d.kind == DefKind::PortState) {
       error(DiagKind::TypeError, n.range,
             fmt::format("'{}' is a {} and cannot be called in an expression", d.name,
-                        d.kind == DefKind::Topology  ? "topology"
-                        : d.kind == DefKind::Routing ? "routing"
-                                                     : "selection"));
+                        d.kind == DefKind::Topology    ? "topology"
+                        : d.kind == DefKind::Routing   ? "routing"
+                        : d.kind == DefKind::Predictor ? "predictor"
+                        : d.kind == DefKind::PortState ? "port state, read with (ring-ref ...)"
+                                                       : "selection"));
       return errorExpr(n);
     }
+    if (currentDef_) table_.defs[*currentDef_].calls.emplace_back(index, n.range);
     return callArgs(n, index, argNodes);
   }
 
@@ -1422,6 +1711,7 @@ class Checker {
     if (h == "and" || h == "or") return logic(n, h == "and" ? Op::And : Op::Or);
     if (h == "sum") return forLoop(n, false);
     if (h == "set") return setField(n);
+    if (isStateOp(h)) return stateOp(n);
     if (std::optional<uint32_t> def = table_.find(h)) return call(n, *def, args);
     if (std::optional<Expr> c = routingContext(n)) return std::move(*c);
     auto it = builtins().find(h);
@@ -1783,6 +2073,8 @@ class Checker {
   uint32_t nextSlot_ = 0;
   uint32_t maxSlot_ = 0;
   DefKind current_ = DefKind::Function;
+  std::optional<uint32_t> currentDef_;  // the definition whose body is being checked
+  bool inOnForward_ = false;  // checking a predictor's OnForward block
   std::optional<uint32_t> routingDef_;  // the routing whose body is being checked
   // Its HeaderField names in the order written, how many of those forms
   // have been read so far, and whether a field's initial value is being
@@ -1800,6 +2092,7 @@ DefinitionTable checkDefinitions(const ast::Program& program, DiagnosticEngine& 
   Checker checker(table, diags);
   checker.collect(program);
   checker.checkBodies();
+  checker.checkStatePurity();
   return table;
 }
 

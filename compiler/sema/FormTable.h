@@ -27,7 +27,8 @@ enum class ValueKind : uint8_t {
   Count,             // 10000
   String,            // "file"
   NodePairs,         // (a b) ...
-  Pipeline,          // (IB d) (RC d) (VA d) (SA d) (ST d)
+  Pipeline,          // (IB d) (RC d) (VA d) (SA d) (ST d); PredictivePath: (IB d) (ST d)
+  Predictor,         // the name of a define-predictor
   Sweep,             // Name v1 v2 ...
   Import,            // "name", handled by the loader
 };

@@ -19,6 +19,7 @@ std::string_view exampleValue(ValueKind k) {
     case ValueKind::Topology: return "(Torus 8 8)";
     case ValueKind::FlowControl: return "Wormhole";
     case ValueKind::Routing: return "DimensionOrder";
+    case ValueKind::Predictor: return "LastPort";
     case ValueKind::DeadlockHandling: return "Drop";
     case ValueKind::QueueOverflow: return "Block";
     case ValueKind::VcAllocation: return "Atomic";
@@ -80,7 +81,8 @@ class Reader {
           return true;
         }
         return one(args, where) && topology(*args[0], out.topology);
-      case ValueKind::Routing: return one(args, where) && symbol(*args[0], out.text);
+      case ValueKind::Routing:
+      case ValueKind::Predictor: return one(args, where) && symbol(*args[0], out.text);
       case ValueKind::Selection:
         // A built-in, or a name bound later to a (define-selection ...).
         if (one(args, where) && args[0]->isSymbol() && !findEnum("Selection", args[0]->text)) {
@@ -497,7 +499,15 @@ class Reader {
   // delay each (zero allowed). Whole clocks are checked where the clock is known (Rules).
   bool pipeline(const std::vector<const Node*>& args, const Node& where,
                 std::vector<StageValue>& out) {
-    const std::string example = fmt::format("write ({} {})", name_, exampleValue(info_.kind));
+    // The predictive path has IB and ST only: a predicted header skips RC, VA and SA.
+    const bool predictive = info_.id == FormId::PredictivePath;
+    const std::string example =
+        predictive ? fmt::format("write ({} (IB 1clock) (ST 1clock))", name_)
+                   : fmt::format("write ({} {})", name_, exampleValue(info_.kind));
+    auto inPath = [&](int k) {
+      return !predictive || k == static_cast<int>(PipelineStage::IB) ||
+             k == static_cast<int>(PipelineStage::ST);
+    };
     bool ok = true;
     int next = 0;  // the stage expected next
     bool seen[kPipelineStages] = {};
@@ -531,6 +541,14 @@ class Reader {
         continue;
       }
       const int k = static_cast<int>(at - std::begin(kPipelineStageNames));
+      if (!inPath(k)) {
+        diags_.report(DiagKind::BadPipeline, a->children[0].range,
+                      fmt::format("{} is not a stage of the predictive path", kind))
+            .withHint("a correctly predicted header skips RC, VA and SA: " + example);
+        ok = false;
+        malformed = true;
+        continue;
+      }
       if (k < next) {
         diags_.report(DiagKind::BadPipeline, a->range,
                       seen[k] ? fmt::format("stage {} is given twice", kind)
@@ -542,7 +560,7 @@ class Reader {
       }
       seen[k] = true;
       for (int missing = next; missing < k; ++missing) {
-        if (given[missing]) continue;  // reported where it comes
+        if (given[missing] || !inPath(missing)) continue;  // reported where it comes
         diags_.report(DiagKind::BadPipeline, a->range,
                       fmt::format("stage {} is missing before {}", kPipelineStageNames[missing],
                                   kind))
@@ -561,10 +579,11 @@ class Reader {
     if (next < kPipelineStages && !malformed) {
       std::string missing;
       for (int k = next; k < kPipelineStages; ++k)
-        missing += fmt::format("{}{}", missing.empty() ? "" : ", ", kPipelineStageNames[k]);
+        if (inPath(k))
+          missing += fmt::format("{}{}", missing.empty() ? "" : ", ", kPipelineStageNames[k]);
       diags_.report(DiagKind::BadPipeline, args.empty() ? where.range : args.back()->range,
                     fmt::format("{} lacks stage{} {}", name_,
-                                next + 1 < kPipelineStages ? "s" : "", missing))
+                                missing.find(',') != std::string::npos ? "s" : "", missing))
           .withHint(example);
       ok = false;
     }

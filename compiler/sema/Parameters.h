@@ -110,6 +110,15 @@ struct Parameters {
   std::optional<EnumId> selection;  // (Selection ...); else the routing's DefaultSelection
   std::string selectionName;             // (Selection Name) of a (define-selection ...)
   std::optional<uint32_t> selectionDef;  // its definition, once bound
+  // (Predictor Name) of a (define-predictor ...), bound like the selection; with it,
+  // (PredictivePath (IB d) (ST d)): a correctly predicted header waits IB (router clocks, and
+  // in network clocks) in place of IB + RC + VA + SA; and (PredictorLatency d), network clocks
+  // from a header leaving to its OnForward update being seen (docs/prediction.md).
+  std::string predictorName;
+  std::optional<uint32_t> predictorDef;
+  int64_t predictHeaderClocks = 0;
+  int64_t predictHeaderNetworkClocks = 0;
+  int64_t predictorLatencyNetworkClocks = 4;
 
   // Runs and output.
   int64_t seed = 1;

@@ -68,6 +68,7 @@ class Resolver {
       else
         p_.selectionName = v_[FormId::Selection].text;
     }
+    if (ok(FormId::Predictor)) p_.predictorName = v_[FormId::Predictor].text;
     if (ok(FormId::TrafficPattern)) p_.traffic = v_[FormId::TrafficPattern].traffic;
     p_.virtualChannels = countOr(FormId::VirtualChannels, 1);
     p_.injectionVirtualChannels = countOr(FormId::InjectionVirtualChannels, 1);
@@ -343,6 +344,10 @@ class Resolver {
       return r ? r->ceil() : std::numeric_limits<int64_t>::max();
     };
     pipeline(routerClock);
+    predictivePath(routerClock);
+    p_.predictHeaderNetworkClocks = toNetwork(p_.predictHeaderClocks);
+    p_.predictorLatencyNetworkClocks =
+        convert(FormId::PredictorLatency, p_.networkHz, "network clock", 4);
     p_.headerDelayNetworkClocks = toNetwork(p_.routerDelayClocks);
     p_.pipelineFlitNetworkClocks = toNetwork(p_.pipelineFlitClocks);
     p_.deadlockTimeoutNetworkClocks = toNetwork(p_.deadlockTimeoutClocks);
@@ -364,8 +369,60 @@ class Resolver {
           .note(valueRange(FormId::RouterPipeline), "the pipeline is given here");
       return;
     }
-    p_.pipelineClocks.clear();
-    for (const StageValue& st : v_[FormId::RouterPipeline].pipeline) {
+    std::optional<std::vector<int64_t>> clocks = stageClocks(FormId::RouterPipeline, routerClock);
+    if (!clocks) return;
+    p_.pipelineClocks = std::move(*clocks);
+    if (p_.pipelineClocks.size() != kPipelineStages) return;
+    auto sum = [&](PipelineStage from, PipelineStage to) {
+      int64_t s = 0;
+      for (int k = static_cast<int>(from); k <= static_cast<int>(to); ++k)
+        s = std::min<int64_t>(s + p_.pipelineClocks[k], INT64_MAX / 4);
+      return s;
+    };
+    p_.routerDelayClocks = sum(PipelineStage::IB, PipelineStage::SA);
+    p_.pipelineFlitClocks = sum(PipelineStage::ST, PipelineStage::ST);
+  }
+
+  // (Predictor Name) with (PredictivePath (IB d) (ST d)) and (PredictorLatency d): each needs
+  // the others' company; the predictive ST is the pipeline's (flits cross the switch alike,
+  // docs/prediction.md).
+  void predictivePath(std::string_view routerClock) {
+    const bool predictor = given(FormId::Predictor);
+    for (FormId id : {FormId::PredictivePath, FormId::PredictorLatency}) {
+      if (given(id) && !predictor) {
+        error(DiagKind::ConflictingForms, id,
+              fmt::format("{} has no effect without a (Predictor ...)", formInfo(id).name))
+            .withHint("name a define-predictor with (Predictor LastPort), or remove this form");
+      }
+    }
+    if (!predictor) return;
+    if (!given(FormId::PredictivePath)) {
+      missing("a Predictor needs the stages a predicted header takes: PredictivePath",
+              "add (PredictivePath (IB 1clock) (ST 1clock)), seed 001's two-stage path");
+      return;
+    }
+    if (!ok(FormId::PredictivePath)) return;
+    std::optional<std::vector<int64_t>> clocks = stageClocks(FormId::PredictivePath, routerClock);
+    if (!clocks || clocks->size() != 2) return;
+    p_.predictHeaderClocks = (*clocks)[0];
+    if ((*clocks)[1] != p_.pipelineFlitClocks) {
+      failed_ = true;
+      const StageValue& st = v_[FormId::PredictivePath].pipeline[1];
+      diags_.report(DiagKind::BadPipeline, st.node->range,
+                    fmt::format("the predictive path's ST takes {} clock{}, the router's {}: "
+                                "every flit crosses the switch the same way",
+                                (*clocks)[1], (*clocks)[1] == 1 ? "" : "s",
+                                p_.pipelineFlitClocks))
+          .withHint(fmt::format("write (ST {}clock), as in RouterPipeline", p_.pipelineFlitClocks));
+    }
+  }
+
+  // The stages of a RouterPipeline or PredictivePath form in router clocks; nullopt after
+  // reporting a stage that is not whole clocks.
+  std::optional<std::vector<int64_t>> stageClocks(FormId form, std::string_view routerClock) {
+    std::vector<int64_t> out;
+    bool whole = true;
+    for (const StageValue& st : v_[form].pipeline) {
       const Quantity& q = st.delay;
       int64_t clocks = q.value.num();
       if (q.unit->base != UnitBase::Clocks) {
@@ -384,21 +441,15 @@ class Resolver {
                                         "clock periods",
                                         c->ceil())
                           : std::string("give it in clocks"));
+          whole = false;
           continue;
         }
         clocks = c->num();
       }
-      p_.pipelineClocks.push_back(clocks);
+      out.push_back(clocks);
     }
-    if (p_.pipelineClocks.size() != kPipelineStages) return;
-    auto sum = [&](PipelineStage from, PipelineStage to) {
-      int64_t s = 0;
-      for (int k = static_cast<int>(from); k <= static_cast<int>(to); ++k)
-        s = std::min<int64_t>(s + p_.pipelineClocks[k], INT64_MAX / 4);
-      return s;
-    };
-    p_.routerDelayClocks = sum(PipelineStage::IB, PipelineStage::SA);
-    p_.pipelineFlitClocks = sum(PipelineStage::ST, PipelineStage::ST);
+    if (!whole) return std::nullopt;
+    return out;
   }
 
   void traffic() {
