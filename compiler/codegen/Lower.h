@@ -73,6 +73,11 @@ llvm::Function* lowerDefinition(llvm::Module& module, const sema::DefinitionTabl
 // header; `random` seeds the packet's draws of (random-node) and (random n).
 // A value outside its field's range or an empty draw is a failure
 // (ndl_eval_failure) placed in the source.
+// Lowers predictor `def`'s OnForward block as void ndl_user_on_forward(the routing's
+// parameters, out-port): its pushes into the port state of the port a header just left.
+bool lowerOnForward(llvm::Module& module, const sema::DefinitionTable& defs, uint32_t def,
+                    const NetworkConstants& network, DiagnosticEngine& diags);
+
 bool lowerHeaderInit(llvm::Module& module, const sema::DefinitionTable& defs, uint32_t def,
                      const NetworkConstants& network, DiagnosticEngine& diags);
 

@@ -383,6 +383,30 @@ class Lowerer {
 
  public:
   // i64 ndl_user_header_init(i64 source, i64 dest, i64 random): the packed header.
+  // A predictor's OnForward block as void ndl_user_on_forward(the predictor's parameters): its
+  // pushes, in order.
+  void onForward(uint32_t index) {
+    const sema::Definition& d = defs_.defs[index];
+    auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx_),
+                                         std::vector<llvm::Type*>(sema::kPredictParams, i64_),
+                                         false);
+    llvm::Function* f = llvm::Function::Create(type, llvm::Function::ExternalLinkage,
+                                               "ndl_user_on_forward", m_);
+    b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", f));
+    fn_ = f;
+    slots_.assign(std::max<size_t>(d.frameSize, sema::kPredictParams), nullptr);
+    routeSlots_.assign(slots_.size(), nullptr);
+    for (uint32_t k = 0; k < sema::kPredictParams; ++k)
+      b_.CreateStore(f->getArg(k), slot(k, d.params[k].type));
+    if (d.onForward)
+      for (const Expr& push : d.onForward->kids) value(push);
+    b_.CreateRetVoid();
+    std::string msg;
+    llvm::raw_string_ostream os(msg);
+    if (llvm::verifyFunction(*f, &os))
+      internalError("LLVM verifier rejected the OnForward block: " + os.str());
+  }
+
   void headerInit(uint32_t index) {
     const sema::Definition& d = defs_.defs[index];
     auto* type = llvm::FunctionType::get(i64_, {i64_, i64_, i64_}, false);
@@ -722,12 +746,61 @@ class Lowerer {
                "a congestion read of a port the node does not have");
         return r;
       }
+      case Op::RingLength:
+      case Op::RingRef:
+      case Op::RingCount:
+      case Op::RingPush: return ring(e);
       case Op::PortDim: return b_.CreateAShr(v(0), constant(1));
       case Op::PortDir:
         return b_.CreateSelect(truth(b_.CreateAnd(v(0), constant(1))), constant(1), constant(-1));
       default:
         unsupported(e, "this construct runs while the network is elaborated; routing functions "
                        "compile integers, booleans, nodes and ports");
+    }
+  }
+
+  // Port state lives in the simulator (generated_entry.cpp): ring k of the port whose
+  // predictor runs now, k counting the program's define-port-state forms in order.
+  llvm::Value* ring(const Expr& e) {
+    int64_t k = 0;
+    for (uint32_t i = 0; i < e.i; ++i) k += defs_.defs[i].kind == sema::DefKind::PortState;
+    const sema::Definition& st = defs_.defs[static_cast<size_t>(e.i)];
+    auto call = [&](const char* name, std::vector<llvm::Value*> args) {
+      std::vector<llvm::Type*> types(args.size(), i64_);
+      llvm::FunctionCallee f = m_.getOrInsertFunction(
+          name, llvm::FunctionType::get(e.op == Op::RingPush ? llvm::Type::getVoidTy(ctx_) : i64_,
+                                        types, false));
+      return b_.CreateCall(f, args);
+    };
+    switch (e.op) {
+      case Op::RingLength: return call("ndl_ring_length", {constant(k)});
+      case Op::RingCount: return call("ndl_ring_count", {constant(k), value(e.kids[0])});
+      case Op::RingRef: {
+        llvm::Value* i = value(e.kids[0]);
+        llvm::Value* n = call("ndl_ring_length", {constant(k)});
+        failIf(b_.CreateOr(b_.CreateICmpSLT(i, constant(0)), b_.CreateICmpSGE(i, n)), e,
+               fmt::format("(ring-ref {} k) reads past the entries the ring holds: k is 0 (the "
+                           "newest) to (ring-length {}) - 1",
+                           st.name, st.name));
+        // A safe index after a failure: the run stops at the end of the call.
+        llvm::Value* safe = b_.CreateSelect(b_.CreateICmpULT(i, n), i, constant(0));
+        return call("ndl_ring_ref", {constant(k), safe});
+      }
+      default: {
+        llvm::Value* x = value(e.kids[0]);
+        const int64_t lo = st.symbolType == sema::Type::Port ? sema::kEjectionPortCode : st.symbolLo;
+        const int64_t hi = st.symbolType == sema::Type::Port
+                               ? static_cast<int64_t>(net_.dimUsed.size()) * 2 - 1
+                               : st.symbolHi;
+        failIf(b_.CreateOr(b_.CreateICmpSLT(x, constant(lo)), b_.CreateICmpSGT(x, constant(hi))),
+               e,
+               st.symbolType == sema::Type::Port
+                   ? fmt::format("(push {} x) takes a port of the network or (ejection-port)",
+                                 st.name)
+                   : fmt::format("(push {} x) takes a value from {} to {}", st.name, lo, hi));
+        call("ndl_ring_push", {constant(k), x});
+        return constant(0);
+      }
     }
   }
 
@@ -776,6 +849,21 @@ llvm::Function* lowerDefinition(llvm::Module& module, const sema::DefinitionTabl
                       ? "write the routing with integer arithmetic on nodes, coordinates and ports"
                       : e.hint);
     return nullptr;
+  }
+}
+
+bool lowerOnForward(llvm::Module& module, const sema::DefinitionTable& defs, uint32_t def,
+                    const NetworkConstants& network, DiagnosticEngine& diags) {
+  Lowerer lowerer(module, defs, network, diags.sources());
+  try {
+    lowerer.onForward(def);
+    lowerer.lowerPending();
+    return true;
+  } catch (const NotCompilable& e) {
+    diags.report(DiagKind::NotCompilable, e.range,
+                 fmt::format("the simulator cannot compile this: {}", e.what))
+        .withHint("write the update with integer arithmetic on ports and the port state");
+    return false;
   }
 }
 

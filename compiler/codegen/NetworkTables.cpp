@@ -80,6 +80,22 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
     t.str[NDL_P_RouterPipeline] += fmt::format("{}{} {}", k == 0 ? "" : " ",
                                                sema::kPipelineStageNames[k], p.pipelineClocks[k]);
   }
+  i[NDL_P_Predictor] = network.predictorDef ? 1 : 0;
+  if (network.predictorDef) {
+    t.str[NDL_P_PredictorName] = program.defs.defs[*network.predictorDef].name;
+    t.str[NDL_P_PredictivePath] =
+        fmt::format("IB {} ST {}", p.predictHeaderClocks, p.pipelineFlitClocks);
+    i[NDL_P_PredictHeaderClocks] = p.predictHeaderNetworkClocks;
+    i[NDL_P_PredictorLatencyClocks] = p.predictorLatencyNetworkClocks;
+    i[NDL_P_PortStateCount] = static_cast<int64_t>(network.portStates.size());
+    for (uint32_t d : network.portStates) {
+      const sema::Definition& st = program.defs.defs[d];
+      const bool port = st.symbolType == sema::Type::Port;
+      t.portStates.push_back(st.ringCapacity);
+      t.portStates.push_back(port ? sema::kEjectionPortCode : st.symbolLo);
+      t.portStates.push_back(port ? static_cast<int64_t>(g.dimNames.size()) * 2 - 1 : st.symbolHi);
+    }
+  }
   i[NDL_P_LinkDelayClocks] = p.linkDelayClocks;
   i[NDL_P_CreditDelayClocks] = p.creditDelayClocks;
   // An interval is a mean time between creations (spec 1.2): the same

@@ -88,6 +88,7 @@ std::unique_ptr<llvm::Module> buildSimulatorModule(llvm::LLVMContext& context,
   exportArray(*m, i64, "ndl_class_vcs", t.classVcs);
   exportArray(*m, i64, "ndl_header_fields", t.headerFields);
   exportArray(*m, i64, "ndl_wait_breaks", t.waitBreaks);
+  exportArray(*m, i64, "ndl_port_states", t.portStates);
   {
     llvm::IRBuilder<> b(context);
     auto* ptr = llvm::PointerType::get(context, 0);
@@ -179,6 +180,43 @@ std::unique_ptr<llvm::Module> buildSimulatorModule(llvm::LLVMContext& context,
       sb.CreateRet(sb.CreateCall(f, args));
     } else {
       sb.CreateRet(sb.getInt64(0));
+    }
+  }
+  // ndl_user_predict(the routing's parameters) and ndl_user_on_forward(..., out-port): the
+  // predictor (docs/prediction.md); without one, no prediction and no update (never called).
+  {
+    auto* predictType =
+        llvm::FunctionType::get(i64, std::vector<llvm::Type*>(sema::kRoutingParams, i64), false);
+    auto* predict = llvm::Function::Create(predictType, llvm::Function::ExternalLinkage,
+                                           "ndl_user_predict", *m);
+    llvm::IRBuilder<> pb(llvm::BasicBlock::Create(context, "entry", predict));
+    if (network.predictorDef) {
+      NetworkConstants constants = constantsOf(network.graph);
+      constants.asData = options.unspecialized;
+      constants.vcs = program.params.virtualChannels;
+      constants.injectionVcs = program.params.injectionVirtualChannels;
+      constants.avoiding =
+          program.params.deadlockHandling == sema::EnumId::DeadlockHandling_Avoid;
+      constants.recoveryTimeout = program.params.recoveryTimeoutNetworkClocks;
+      constants.classes = static_cast<int64_t>(network.networkClasses.names.size());
+      llvm::Function* f =
+          lowerDefinition(*m, program.defs, *network.predictorDef, constants, diags);
+      if (!f) return nullptr;
+      if (!lowerOnForward(*m, program.defs, *network.predictorDef, constants, diags))
+        return nullptr;
+      std::vector<llvm::Value*> args;
+      for (unsigned k = 0; k < sema::kRoutingParams; ++k) args.push_back(predict->getArg(k));
+      args.push_back(pb.getInt64(static_cast<uint64_t>(-1)));  // (out-port): not yet known
+      pb.CreateRet(pb.CreateCall(f, args));
+    } else {
+      pb.CreateRet(pb.getInt64(static_cast<uint64_t>(-1)));
+      auto* forwardType = llvm::FunctionType::get(
+          llvm::Type::getVoidTy(context), std::vector<llvm::Type*>(sema::kPredictParams, i64),
+          false);
+      auto* forward = llvm::Function::Create(forwardType, llvm::Function::ExternalLinkage,
+                                             "ndl_user_on_forward", *m);
+      llvm::IRBuilder<> fb(llvm::BasicBlock::Create(context, "entry", forward));
+      fb.CreateRetVoid();
     }
   }
   // Tail calls become jumps in the -O2 and -O3 pipelines (TailCallElimPass).

@@ -241,6 +241,10 @@ bool configureRouting(const sema::CheckedProgram& program, Network& net, Evaluat
       return false;
     }
   }
+  net.predictorDef = p.predictorDef;
+  if (net.predictorDef)
+    for (uint32_t d = 0; d < program.defs.defs.size(); ++d)
+      if (program.defs.defs[d].kind == sema::DefKind::PortState) net.portStates.push_back(d);
   net.atomicVcAllocation = p.vcAllocation.value_or(routing.defaultVcAllocation.value_or(
                                sema::EnumId::VcAllocation_NonAtomic)) ==
                            sema::EnumId::VcAllocation_Atomic;

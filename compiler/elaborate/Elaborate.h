@@ -37,6 +37,10 @@ struct Network {
   // A selection written in NDL (define-selection), given by (Selection Name) or the routing's
   // (DefaultSelection Name); `selection` is then unused.
   std::optional<uint32_t> selectionDef;
+  // (Predictor Name): the define-predictor, and then every define-port-state of the program in
+  // order (the simulator allocates their rings only with a predictor; docs/prediction.md).
+  std::optional<uint32_t> predictorDef;
+  std::vector<uint32_t> portStates;
   // The values of (blocked-for) at which the routing's answer for a waiting header may change,
   // sorted: where the body compares (blocked-for) with a constant (waitBreaks). The simulator
   // routes a blocked header again at these, or when one of its candidates may have become free,

@@ -21,6 +21,10 @@
 extern "C" ndl::rt::RouteSet ndl_generated_route(const ndl::rt::RouteContext& ctx);
 uint64_t ndl_generated_header(int32_t src, int32_t dst, uint64_t random);
 int64_t ndl_generated_select(const ndl::rt::RouteContext& ctx, const ndl::rt::Candidate& c);
+int64_t ndl_generated_predict(const ndl::rt::RouteContext& ctx, ndl::rt::PortRings& rings,
+                              int32_t port);
+void ndl_generated_forward(const ndl::rt::RouteContext& ctx, ndl::rt::PortRings& rings,
+                           int32_t port, int32_t out_code);
 
 // Set by generated code at a value the NDL evaluator refuses (generated_abi.h).
 extern "C" const char* ndl_eval_failure = nullptr;
@@ -125,6 +129,17 @@ ndl::rt::SimParams makeParams(const ndl::rt::AbiValues& values) {
   p.selection_name = ndl_params_str[NDL_P_SelectionName];
   p.recovery_timeout_clocks = i[NDL_P_RecoveryTimeoutClocks];
   if (p.selection == Selection::kUser) p.select_fn = ndl_generated_select;
+  if (i[NDL_P_Predictor] != 0) {
+    p.predict_fn = ndl_generated_predict;
+    p.forward_fn = ndl_generated_forward;
+    p.predictor_name = ndl_params_str[NDL_P_PredictorName];
+    p.predictive_path = ndl_params_str[NDL_P_PredictivePath];
+    p.predict_header_clocks = static_cast<int32_t>(i[NDL_P_PredictHeaderClocks]);
+    p.predictor_latency_clocks = static_cast<int32_t>(i[NDL_P_PredictorLatencyClocks]);
+    for (int64_t k = 0; k < i[NDL_P_PortStateCount]; ++k)
+      p.port_rings.push_back(
+          {ndl_port_states[3 * k], ndl_port_states[3 * k + 1], ndl_port_states[3 * k + 2]});
+  }
   if (i[NDL_P_HeaderFieldCount] > 0) {
     p.header_init = ndl_generated_header;
     const char* s = ndl_params_str[NDL_P_HeaderFieldNames];
@@ -342,6 +357,42 @@ int64_t ndl_generated_select(const ndl::rt::RouteContext& ctx, const ndl::rt::Ca
                       c.port_free_vcs, c.port_credits);
   if (ndl_eval_failure != nullptr) [[unlikely]] evalFailed("selection" + atNode(ctx));
   return score;
+}
+
+// The port state the generated predictor reads and writes: the rings of the port being served.
+namespace {
+ndl::rt::PortRings* g_rings = nullptr;
+}  // namespace
+
+extern "C" int64_t ndl_ring_length(int64_t k) { return g_rings->length(k); }
+extern "C" int64_t ndl_ring_ref(int64_t k, int64_t i) { return g_rings->ref(k, i); }
+extern "C" int64_t ndl_ring_count(int64_t k, int64_t x) { return g_rings->count(k, x); }
+extern "C" void ndl_ring_push(int64_t k, int64_t x) { g_rings->push(k, x); }
+
+// The runtime's hooks for a predictor written in NDL.
+int64_t ndl_generated_predict(const ndl::rt::RouteContext& ctx, ndl::rt::PortRings& rings,
+                              int32_t port) {
+  const auto id = [](int32_t node) { return static_cast<int64_t>(static_cast<uint32_t>(node)); };
+  const bool injected = ctx.in_port >= portCount(ctx.node);
+  g_rings = &rings;
+  rings.select(port);
+  ndl_eval_steps = 0;
+  const int64_t code = ndl_user_predict(id(ctx.node), id(ctx.dest), id(ctx.src), ctx.arrived,
+                                        injected ? 1 : 0, ctx.in_class, 0);
+  if (ndl_eval_failure != nullptr) [[unlikely]] evalFailed("predictor" + atNode(ctx));
+  return code;
+}
+
+void ndl_generated_forward(const ndl::rt::RouteContext& ctx, ndl::rt::PortRings& rings,
+                           int32_t port, int32_t out_code) {
+  const auto id = [](int32_t node) { return static_cast<int64_t>(static_cast<uint32_t>(node)); };
+  const bool injected = ctx.in_port >= portCount(ctx.node);
+  g_rings = &rings;
+  rings.select(port);
+  ndl_eval_steps = 0;
+  ndl_user_on_forward(id(ctx.node), id(ctx.dest), id(ctx.src), ctx.arrived, injected ? 1 : 0,
+                      ctx.in_class, 0, out_code);
+  if (ndl_eval_failure != nullptr) [[unlikely]] evalFailed("predictor's OnForward" + atNode(ctx));
 }
 
 // The runtime's hook for a new packet's header fields.

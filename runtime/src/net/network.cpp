@@ -202,6 +202,16 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
     recoveries_.assign(routers_, 0);
     recovery_hops_.assign(routers_, 0);
   }
+  if (params.predict_fn != nullptr) {
+    predict_ = std::make_unique<Prediction>();
+    predict_->predict = params.predict_fn;
+    predict_->forward = params.forward_fn;
+    predict_->route = params.route_fn;
+    predict_->header_delay = params.predict_header_clocks;
+    predict_->latency = params.predictor_latency_clocks;
+    predict_->rings.init(params.port_rings, ports);
+    predict_->last_clock.assign(routers_, 0);
+  }
   active_.assign((static_cast<size_t>(routers_) + 63) / 64, 0);
   wheel_ = EventWheel(horizon);
   // One delay on every link (the usual case): the round's flits go to one bucket.

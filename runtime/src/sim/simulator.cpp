@@ -558,6 +558,13 @@ Results Simulator::run(const RunOptions& options) {
     out.recovery_field = s.params.recovery_field_name;
     out.has_token = s.params.token_classes != 0;
     out.token_captures = s.net.tokenCaptures();
+    if (const Prediction* pr = s.net.prediction()) {
+      out.has_prediction = true;
+      out.predictor = s.params.predictor_name;
+      out.predictive_path = s.params.predictive_path;
+      out.prediction = pr->counters;
+      out.port_state_bytes = static_cast<int64_t>(pr->rings.bytes());
+    }
     out.token_held_clocks = s.net.tokenHeldClocks(out.cycles);
     out.class_grants.assign(k, 0);
     // Router figures: in the node rows with one endpoint per router, else in router rows.

@@ -72,6 +72,31 @@ nlohmann::json application(const ApplicationResult& a, double ns) {
           {"waiting_nodes", a.waiting_nodes}};
 }
 
+// Hit rate over predictions, PST rate over all hops (docs/prediction.md); per kind of input
+// port and in all. With hint bits no mispredicted packet travels: the miss is known at IB.
+nlohmann::json prediction(const Results& r) {
+  const PredictionCounters& c = r.prediction;
+  auto figures = [](int64_t heads, int64_t predictions, int64_t hits, int64_t busy) {
+    return nlohmann::json{
+        {"hops", heads},
+        {"predictions", predictions},
+        {"hits", hits},
+        {"not_predicted_busy", busy},
+        {"hit_rate", predictions > 0 ? static_cast<double>(hits) / predictions : 0.0},
+        {"pst_rate", heads > 0 ? static_cast<double>(hits) / heads : 0.0}};
+  };
+  nlohmann::json j = figures(c.heads[0] + c.heads[1], c.predictions[0] + c.predictions[1],
+                             c.hits[0] + c.hits[1], c.busy[0] + c.busy[1]);
+  j["predictor"] = r.predictor;
+  j["predictive_path"] = r.predictive_path;
+  j["mispredicted_packets"] = 0;
+  j["discarded_flits"] = 0;
+  j["port_state_bytes"] = r.port_state_bytes;
+  j["network_ports"] = figures(c.heads[0], c.predictions[0], c.hits[0], c.busy[0]);
+  j["injection_ports"] = figures(c.heads[1], c.predictions[1], c.hits[1], c.busy[1]);
+  return j;
+}
+
 }  // namespace
 
 nlohmann::json toJson(const SimParams& p) {
@@ -190,7 +215,7 @@ nlohmann::json toJson(const Results& r, const TableFiles& files) {
                    {"avg_distance", r.avg_distance}};
   // Endpoints apart from routers: how many (throughput is per endpoint).
   if (r.endpoints >= 0) topology["endpoints"] = r.endpoints;
-  return {
+  json out = {
       {"application", application(r.application, ns)},
       {"deadlock", deadlock},
       {"deadlock_searches", r.deadlock_searches},
@@ -259,6 +284,9 @@ nlohmann::json toJson(const Results& r, const TableFiles& files) {
         {"mean_message_latency_ns", ss.mean * ns},
         {"ci95_half_width_ns", ss.ci95_half_width * ns}}},
   };
+  // Only with a predictor: other programs' results keep their form.
+  if (r.has_prediction) out["prediction"] = prediction(r);
+  return out;
 }
 
 bool writeJson(const Results& r, const std::string& path, const TableFiles& tables,

@@ -126,6 +126,17 @@ std::string formatReport(const Results& r) {
                    r.offered_flits_per_node_cycle, r.accepted_flits_per_node_cycle,
                    r.bandwidth_bytes_per_s / 1e6);
   s += fmt::format("hops: mean {:.3f}\n", r.hops_mean);
+  if (r.has_prediction) {
+    const PredictionCounters& c = r.prediction;
+    const int64_t heads = c.heads[0] + c.heads[1], predictions = c.predictions[0] + c.predictions[1];
+    const int64_t hits = c.hits[0] + c.hits[1];
+    s += fmt::format("prediction: {} ({}), hit rate {:.4f} of {} predictions, PST rate {:.4f} of {} "
+                     "hops; network ports {}/{} hits, injection ports {}/{}\n",
+                     r.predictor, r.predictive_path,
+                     predictions > 0 ? static_cast<double>(hits) / predictions : 0.0, predictions,
+                     heads > 0 ? static_cast<double>(hits) / heads : 0.0, heads, c.hits[0],
+                     c.predictions[0], c.hits[1], c.predictions[1]);
+  }
   if (r.class_names.size() > 1 || !r.recovery_field.empty()) {
     s += "vc classes (packets granted, whole run):";
     for (size_t k = 0; k < r.class_names.size() && k < r.class_grants.size(); ++k)

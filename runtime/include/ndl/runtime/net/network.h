@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <new>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "ndl/runtime/net/hot.h"
 #include "ndl/runtime/net/network_desc.h"
 #include "ndl/runtime/net/packet.h"
+#include "ndl/runtime/net/prediction.h"
 #include "ndl/runtime/net/router_limits.h"
 #include "ndl/runtime/net/routing.h"
 #include "ndl/runtime/net/topology_index.h"
@@ -161,6 +163,7 @@ class Network {
   void deliverRest();
   // Starts a round of router steps at clock c: every router with work is stepped in it.
   void beginRound(int64_t c) {
+    if (predict_) [[unlikely]] applyUpdates(c);
     round_prev_ = round_now_;
     round_now_ = static_cast<uint32_t>(c);
     credit_bucket_ = &wheel_.creditsAt(c + credit_delay_);
@@ -255,6 +258,8 @@ class Network {
   int64_t recoveryHops(int32_t r) const { return recovery_hops_.empty() ? 0 : recovery_hops_[r]; }
   // Times a packet took the recovery token (TokenClasses), and the clocks it was held.
   int64_t tokenCaptures() const { return token_captures_; }
+  // Predictive switching (docs/prediction.md): null without a predictor.
+  const Prediction* prediction() const { return predict_.get(); }
   int64_t tokenHeldClocks(int64_t c) const {
     return token_held_clocks_ + (token_holder_ != kNoHolder ? c - token_since_ : 0);
   }
@@ -373,6 +378,13 @@ class Network {
   uint64_t seed_ = 0;             // of selection Random
   bool has_header_ = false;       // the routing declares header fields
   SelectFn select_fn_ = nullptr;  // Selection::kUser
+  // Only with (Predictor ...): routeHead and the grants then call out of line.
+  std::unique_ptr<Prediction> predict_;
+  void predictHead(int32_t r, InputVc& v, uint32_t since, const Packet& p);
+  void forwarded(int32_t r, uint32_t gv, const InputVc& v, int32_t out_code, int64_t c,
+                 const PacketStore& store);
+  void applyUpdates(int64_t c);
+  void applyUpdate(const PendingUpdate& u);
   uint8_t out_class_[64] = {};    // class of network VC k (the same at every port)
   std::vector<SimParams::HeaderField> header_fields_;  // for error messages
   // Output VC bit b of a route mask (b = port * vcs + vc): its port and VC.

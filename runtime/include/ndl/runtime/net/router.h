@@ -90,6 +90,7 @@ NDL_HOT void Network::routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t sin
   v.out_port = p.dst == r ? static_cast<uint8_t>(deg + p.dst_local) : uint8_t{0xff};
   v.ready = since + static_cast<uint32_t>(header_delay_);
   v.state = VcState::kRouting;
+  if (predict_) [[unlikely]] predictHead(r, v, since, p);
 }
 
 NDL_HOT bool Network::stillBlocked(uint32_t gv, const InputVc& v, const RouterFrame& f,
@@ -343,6 +344,7 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
         v.out_ovc = static_cast<uint8_t>(deg * vcs_ + (v.out_port - deg) * inj_vcs_);
         v.state = VcState::kActive;
         router_[r].owning |= uint64_t{1} << l;
+        if (predict_) [[unlikely]] forwarded(r, gv, v, kEjectionCode, c, store);
       } else {
         v.state = VcState::kVcAlloc;
       }
@@ -403,6 +405,8 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
           v.out_ovc = static_cast<uint8_t>(o * vcs_ + k);
           v.state = VcState::kActive;
           router_[r].owning |= uint64_t{1} << l;
+          if (predict_) [[unlikely]]
+            forwarded(r, vb + static_cast<uint32_t>(l), v, out_code_[pb + o], c, store);
           ++class_grants_[static_cast<size_t>(r) * classes_ + out_class_[k]];
           // Header fields the routing wrote take effect with the grant.
           if (has_header_) {

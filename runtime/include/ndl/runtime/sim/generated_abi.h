@@ -32,7 +32,11 @@
   X(ReportPairCount)                                                                             \
   X(NumEndpoints) X(NumEndpointRuns)                                                             \
   X(ReadsCongestion) /* 1: the routing or selection reads its router's ports (ndl_port_load) */ \
-  X(PipelineFlitClocks) /* RouterPipeline's ST, network clocks; 0 without the form */
+  X(PipelineFlitClocks) /* RouterPipeline's ST, network clocks; 0 without the form */         \
+  X(Predictor) /* 1: (Predictor ...) names ndl_user_predict and ndl_user_on_forward */          \
+  X(PredictHeaderClocks) /* PredictivePath's IB, network clocks */                              \
+  X(PredictorLatencyClocks) /* PredictorLatency, network clocks */                              \
+  X(PortStateCount) /* rings per port: ndl_port_states' rows */
 
 // Real parameters: ndl_params_f64[NDL_P_<Name>].
 #define NDL_ABI_F64_PARAMS(X) \
@@ -47,7 +51,7 @@
 #define NDL_ABI_STR_PARAMS(X)                                                              \
   X(TopologyName) X(TopologyKind) X(RoutingName) X(DataOutputFile) X(ScreenOutputFile) \
       X(DimNames) X(HeaderFieldNames) X(ClassNames) X(SelectionName) X(PatternFile)      \
-          X(RouterPipeline)
+          X(RouterPipeline) X(PredictorName) X(PredictivePath)
 
 // The entries a built simulator lets `--param Name=Value` change, with their rules, are the
 // rows of param_rules.h (kParamRules): the entry reads them into SimParams at start-up and
@@ -96,6 +100,8 @@ extern const int64_t ndl_header_fields[];  // HeaderFieldCount * 4: offset, bits
 // WaitBreakCount: the values of blocked_for, ascending, at which the routing's answer for a
 // waiting header may change (docs/routing.md, "Waiting headers").
 extern const int64_t ndl_wait_breaks[];
+// PortStateCount rows of 3: a ring's capacity, and the lowest and highest symbol it holds.
+extern const int64_t ndl_port_states[];
 // The NDL routing function: writes the candidate routes of a header at
 // `current` bound for `dest` into out[0..3], one mask per priority tier, bit
 // (port code * NumClasses + class) for each candidate (port code = dim * 2 +
@@ -118,6 +124,20 @@ int64_t ndl_user_select(int64_t current, int64_t dest, int64_t source, int64_t a
                         int64_t injected, int64_t in_class, int64_t blocked_for, int64_t out_port,
                         int64_t out_class, int64_t credits, int64_t port_free_vcs,
                         int64_t port_credits);
+// The predictor (Predictor 1): the predicted port code of a header at the front of its VC
+// (-1: none, -2: the ejection), and the OnForward block run as a header leaves by out_port.
+// Both see the port state of the input port being served (ndl_ring_*).
+int64_t ndl_user_predict(int64_t current, int64_t dest, int64_t source, int64_t arrived,
+                         int64_t injected, int64_t in_class, int64_t blocked_for);
+void ndl_user_on_forward(int64_t current, int64_t dest, int64_t source, int64_t arrived,
+                         int64_t injected, int64_t in_class, int64_t blocked_for,
+                         int64_t out_port);
+// Defined by the entry for generated predictors: ring k of the port being served: its length,
+// entry i (0 the newest; i < length), the count of x, and x pushed as the newest entry.
+int64_t ndl_ring_length(int64_t k);
+int64_t ndl_ring_ref(int64_t k, int64_t i);
+int64_t ndl_ring_count(int64_t k, int64_t x);
+void ndl_ring_push(int64_t k, int64_t x);
 // Defined by the entry (generated_entry.cpp): null, or set by generated code to the first
 // place in a call where it met a value the NDL evaluator refuses ("division by zero
 // (r.ndl:4:9)"); the entry then stops the run with it.

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "ndl/runtime/net/prediction.h"
 #include "ndl/runtime/net/routing.h"
 #include "ndl/runtime/traffic/traffic.h"
 
@@ -94,6 +95,15 @@ struct SimParams {
   Selection selection = Selection::kFirst;
   SelectFn select_fn = nullptr;  // kUser: scores a free candidate
   std::string selection_name;    // kUser: the NDL selection's name, for the results
+  // (Predictor ...) (docs/prediction.md): the hooks, the rings per port, PredictivePath's IB
+  // and PredictorLatency in network clocks; predict_fn null without a predictor.
+  PredictFn predict_fn = nullptr;
+  ForwardFn forward_fn = nullptr;
+  std::string predictor_name;
+  std::string predictive_path;  // "IB 1 ST 1", router clocks, for the results
+  std::vector<RingSpec> port_rings;
+  int32_t predict_header_clocks = 1;
+  int32_t predictor_latency_clocks = 4;
   // (RecoveryTimeout), network clocks: compiled into the routing; kept for the results.
   int64_t recovery_timeout_clocks = 0;
   // The routing's header fields: a new packet's header from header_init (none: 0), and the

@@ -241,6 +241,12 @@ struct Results {
   bool has_token = false;
   int64_t token_captures = 0;
   int64_t token_held_clocks = 0;
+  // Predictive switching (docs/prediction.md), whole run: only with a predictor.
+  bool has_prediction = false;
+  std::string predictor;
+  std::string predictive_path;
+  PredictionCounters prediction;
+  int64_t port_state_bytes = 0;
   std::vector<SeriesRow> series;
   int64_t sampling_interval_clocks = 0;
   SteadyState steady_state;

@@ -1,0 +1,144 @@
+// Predictive switching (seed 001; docs/prediction.md): per-port state rings that a predictor
+// written in NDL reads and its OnForward block writes, the updates on their way to the rings
+// (PredictorLatency), and the prediction counters. The network holds one only when the
+// program names a predictor: a program without one keeps the router step as it is.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "ndl/runtime/net/routing.h"
+
+namespace ndl::rt {
+
+inline constexpr int32_t kEjectionCode = -2;  // (ejection-port)
+
+// A ring of (define-port-state name (Ring capacity Symbol)): its capacity and symbol range.
+struct RingSpec {
+  int64_t capacity = 1;
+  int64_t lo = 0;
+  int64_t hi = 0;
+};
+
+// Every input and injection port's rings in flat arrays: per port and ring, its length and
+// newest slot, and `capacity` symbols of the narrowest width holding hi - lo. The generated
+// predictor reads the rings of the port select() named.
+class PortRings {
+ public:
+  void init(const std::vector<RingSpec>& specs, int32_t ports) {
+    specs_ = specs;
+    offset_.clear();
+    width_.clear();
+    size_t at = 0;
+    for (const RingSpec& s : specs_) {
+      const uint64_t span = static_cast<uint64_t>(s.hi - s.lo);
+      const int w = span < 0x100 ? 1 : span < 0x10000 ? 2 : span < 0x100000000ull ? 4 : 8;
+      width_.push_back(w);
+      offset_.push_back(at);
+      at += static_cast<size_t>(s.capacity) * static_cast<size_t>(w);
+    }
+    stride_ = at;
+    data_.assign(stride_ * static_cast<size_t>(ports), 0);
+    state_.assign(specs_.size() * static_cast<size_t>(ports), Head{});
+  }
+  size_t bytes() const { return data_.size() + state_.size() * sizeof(Head); }
+  void select(int32_t port) { port_ = port; }
+  int64_t length(int64_t k) const { return head(k).length; }
+  // Entry i, 0 the newest (the caller checked i < length).
+  int64_t ref(int64_t k, int64_t i) const {
+    const RingSpec& s = specs_[static_cast<size_t>(k)];
+    const int64_t slot = (head(k).newest + s.capacity - i) % s.capacity;
+    return s.lo + static_cast<int64_t>(load(k, slot));
+  }
+  int64_t count(int64_t k, int64_t x) const {
+    const RingSpec& s = specs_[static_cast<size_t>(k)];
+    if (x < s.lo || x > s.hi) return 0;
+    int64_t n = 0;
+    for (int64_t i = 0; i < head(k).length; ++i) n += ref(k, i) == x;
+    return n;
+  }
+  // x as the newest entry; the oldest falls out of a full ring (the caller checked the range).
+  void push(int64_t k, int64_t x) {
+    const RingSpec& s = specs_[static_cast<size_t>(k)];
+    Head& h = head(k);
+    const int64_t slot = h.length == 0 ? 0 : (h.newest + 1) % s.capacity;
+    store(k, slot, static_cast<uint64_t>(x - s.lo));
+    h.newest = static_cast<uint16_t>(slot);
+    if (h.length < s.capacity) ++h.length;
+  }
+
+ private:
+  struct Head {
+    uint16_t length = 0;
+    uint16_t newest = 0;
+  };
+  Head& head(int64_t k) {
+    return state_[static_cast<size_t>(port_) * specs_.size() + static_cast<size_t>(k)];
+  }
+  const Head& head(int64_t k) const {
+    return state_[static_cast<size_t>(port_) * specs_.size() + static_cast<size_t>(k)];
+  }
+  uint8_t* at(int64_t k, int64_t slot) const {
+    return const_cast<uint8_t*>(data_.data()) + stride_ * static_cast<size_t>(port_) +
+           offset_[static_cast<size_t>(k)] +
+           static_cast<size_t>(slot * width_[static_cast<size_t>(k)]);
+  }
+  // Little-endian hosts, as the runtime assumes elsewhere.
+  uint64_t load(int64_t k, int64_t slot) const {
+    uint64_t v = 0;
+    std::memcpy(&v, at(k, slot), static_cast<size_t>(width_[static_cast<size_t>(k)]));
+    return v;
+  }
+  void store(int64_t k, int64_t slot, uint64_t v) {
+    std::memcpy(at(k, slot), &v, static_cast<size_t>(width_[static_cast<size_t>(k)]));
+  }
+  std::vector<RingSpec> specs_;
+  std::vector<size_t> offset_;
+  std::vector<int> width_;
+  size_t stride_ = 0;
+  std::vector<uint8_t> data_;
+  std::vector<Head> state_;
+  int32_t port_ = 0;
+};
+
+class PortRings;
+// The predictor's hooks (generated_entry.cpp): the predicted port code of a header at the
+// front of its VC at global input port `port` (-1 none, -2 the ejection), and the OnForward
+// update of that port as a header leaves it by out_code; both with the port's rings.
+using PredictFn = int64_t (*)(const RouteContext& ctx, PortRings& rings, int32_t port);
+using ForwardFn = void (*)(const RouteContext& ctx, PortRings& rings, int32_t port,
+                           int32_t out_code);
+
+// Prediction counters, by the kind of input port (0 network, 1 injection).
+struct PredictionCounters {
+  int64_t heads[2] = {};        // headers routed (a router traversal each)
+  int64_t predictions[2] = {};  // a port predicted
+  int64_t hits[2] = {};         // the prediction among the routing's candidates: PST path
+  int64_t busy[2] = {};         // not predicted: the router's predictor served another header
+};
+
+// An OnForward update on its way to its port's rings.
+struct PendingUpdate {
+  int64_t due;
+  int32_t router, src, dst, port;
+  int16_t arrived, in_class;
+  int16_t out_code;
+  uint8_t in_port, injected;
+};
+
+struct Prediction {
+  PredictFn predict = nullptr;
+  ForwardFn forward = nullptr;
+  RouteFn route = nullptr;   // the hit check asks the routing at once
+  int32_t header_delay = 1;  // PredictivePath's IB, link clocks
+  int32_t latency = 4;       // PredictorLatency, link clocks
+  PortRings rings;
+  std::vector<uint32_t> last_clock;  // per router: the clock of its last prediction, + 1
+  // Updates in order of due clock (one latency for all), a ring buffer of a power-of-two size.
+  std::vector<PendingUpdate> pending;
+  size_t pending_head = 0, pending_count = 0;
+  PredictionCounters counters;
+};
+
+}  // namespace ndl::rt

@@ -1,0 +1,96 @@
+// The predictive step of a router with a predictor (docs/prediction.md): a header reaching the
+// front of its VC is predicted, and takes the PredictivePath when the prediction is among the
+// routing's candidates; a header leaving by its output port queues its port's OnForward
+// update, which lands PredictorLatency clocks later. Out of line: a network without a
+// predictor only tests that it has none.
+#include "ndl/runtime/net/network.h"
+
+namespace ndl::rt {
+
+void Network::predictHead(int32_t r, InputVc& v, uint32_t since, const Packet& p) {
+  Prediction& pr = *predict_;
+  const int32_t deg = router_[r].degree();
+  const int kind = v.port >= deg ? 1 : 0;
+  ++pr.counters.heads[kind];
+  // One predictor per router: one prediction per clock, to the first header that asks.
+  if (pr.last_clock[r] == since + 1) {
+    ++pr.counters.busy[kind];
+    return;
+  }
+  pr.last_clock[r] = since + 1;
+  const int32_t pb = router_[r].portBegin();
+  const RouteContext ctx{&topo_, r,       p.src,   p.dst,  v.port, v.index,
+                         vcs_,   v.cls,   in_code_[pb + v.port], 0, p.header};
+  const int64_t code = pr.predict(ctx, pr.rings, pb + v.port);
+  if (code == -1) return;
+  ++pr.counters.predictions[kind];
+  bool hit = false;
+  if (p.dst == r) {
+    hit = code == kEjectionCode;
+  } else if (code >= 0) {
+    // The hint-bit check: the predicted port among the routing's candidates for this header.
+    const RouteSet set = pr.route(ctx);
+    uint64_t any = 0;
+    for (int t = 0; t < kRouteTiers; ++t) any |= set.tier[t];
+    for (int32_t o = 0; o < deg; ++o) {
+      if (out_code_[pb + o] != code) continue;
+      const uint64_t port_bits = (vcs_ >= 64 ? ~uint64_t{0} : (uint64_t{1} << vcs_) - 1)
+                                 << (o * vcs_);
+      hit = (any & port_bits) != 0;
+      break;
+    }
+  }
+  if (!hit) return;
+  ++pr.counters.hits[kind];
+  v.ready = since + static_cast<uint32_t>(pr.header_delay);
+}
+
+void Network::forwarded(int32_t r, uint32_t gv, const InputVc& v, int32_t out_code, int64_t c,
+                        const PacketStore& store) {
+  Prediction& pr = *predict_;
+  const Packet& p = store.packets[frontPacket(gv)];
+  const int32_t pb = router_[r].portBegin();
+  const PendingUpdate u{c + pr.latency,
+                        r,
+                        p.src,
+                        p.dst,
+                        pb + v.port,
+                        in_code_[pb + v.port],
+                        static_cast<int16_t>(v.cls),
+                        static_cast<int16_t>(out_code),
+                        v.port,
+                        static_cast<uint8_t>(v.port >= router_[r].degree())};
+  if (pr.latency == 0) {
+    applyUpdate(u);
+    return;
+  }
+  if (pr.pending_count == pr.pending.size()) {
+    // Grow the ring buffer, keeping its order (rare: the queue holds a latency's updates).
+    std::vector<PendingUpdate> bigger(std::max<size_t>(64, pr.pending.size() * 2));
+    for (size_t i = 0; i < pr.pending_count; ++i)
+      bigger[i] = pr.pending[(pr.pending_head + i) & (pr.pending.size() - 1)];
+    pr.pending = std::move(bigger);
+    pr.pending_head = 0;
+  }
+  pr.pending[(pr.pending_head + pr.pending_count) & (pr.pending.size() - 1)] = u;
+  ++pr.pending_count;
+}
+
+void Network::applyUpdates(int64_t c) {
+  Prediction& pr = *predict_;
+  while (pr.pending_count > 0) {
+    const PendingUpdate& u = pr.pending[pr.pending_head];
+    if (u.due > c) break;
+    applyUpdate(u);
+    pr.pending_head = (pr.pending_head + 1) & (pr.pending.size() - 1);
+    --pr.pending_count;
+  }
+}
+
+void Network::applyUpdate(const PendingUpdate& u) {
+  const RouteContext ctx{&topo_, u.router, u.src, u.dst, u.in_port, 0,
+                         vcs_,   u.in_class, u.arrived, 0, 0};
+  predict_->forward(ctx, predict_->rings, u.port, u.out_code);
+}
+
+}  // namespace ndl::rt
