@@ -741,11 +741,12 @@ class Checker {
           }
         if (!at.valid()) continue;
       }
-      error(DiagKind::StateOutsidePredictor, at,
-            fmt::format("{} '{}' reads port state; only a predictor may", what, d.name))
-          .withHint("routings and selections are functions of the header and the network: "
-                    "move the state read into a define-predictor")
-          .note(*reaches[i], "the state is read here");
+      Diagnostic& diag =
+          error(DiagKind::StateOutsidePredictor, at,
+                fmt::format("{} '{}' reads port state; only a predictor may", what, d.name))
+              .withHint("routings and selections are functions of the header and the network: "
+                        "move the state read into a define-predictor");
+      if (!d.stateUse) diag.note(*reaches[i], "the state is read here");
     }
   }
 

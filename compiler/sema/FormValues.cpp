@@ -255,7 +255,8 @@ class Reader {
   }
 
   bool time(const Node& n, Quantity& q) {
-    bool zeroOk = info_.id == FormId::NodeHardwareDelay || info_.id == FormId::RouterPipeline;
+    bool zeroOk = info_.id == FormId::NodeHardwareDelay || info_.id == FormId::RouterPipeline ||
+                  info_.id == FormId::PredictivePath || info_.id == FormId::PredictorLatency;
     if (!quantity(n, Dimension::Time, q) || !positive(q, zeroOk)) return false;
     if (q.unit->base == UnitBase::Clocks && !q.value.isInteger()) {
       diags_.report(DiagKind::NotAnInteger, n.range,

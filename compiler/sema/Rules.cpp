@@ -397,8 +397,9 @@ class Resolver {
     }
     if (!predictor) return;
     if (!given(FormId::PredictivePath)) {
-      missing("a Predictor needs the stages a predicted header takes: PredictivePath",
-              "add (PredictivePath (IB 1clock) (ST 1clock)), seed 001's two-stage path");
+      error(DiagKind::MissingForm, FormId::Predictor,
+            "a Predictor needs the stages a predicted header takes: PredictivePath is missing")
+          .withHint("add (PredictivePath (IB 1clock) (ST 1clock)), seed 001's two-stage path");
       return;
     }
     if (!ok(FormId::PredictivePath)) return;
