@@ -1,0 +1,125 @@
+"""prediction.py NDLC DIR: predictive switching (seed 001, docs/prediction.md).
+
+- Zero load, ping-pong along a row of a 3x3 mesh: with Oracle, always right, every router
+  takes the predictive path (IB 1, ST 1) instead of the 7-clock pipeline: the one-way latency
+  is 3 routers x (7 - 2) clocks lower, and equals, to the clock, that of a router whose whole
+  pipeline is (IB 1) (ST 1).
+- A predictor that never predicts measures exactly what the 7-clock router measures without
+  a predictor, under load.
+- Hit and PST rates lie in [0, 1]; Oracle hits every prediction; hits never exceed
+  predictions, predictions never exceed hops; network and injection ports add up.
+- Under uniform traffic with dimension order on an 8-ary 3-cube, StaticStraight hits more
+  often than LastPort (seed 001: SS is the better of the two there).
+- Conservation, counted from the run's records, with predicted headers in flight when the
+  run stops.
+Prints one line per check; exits non-zero at the first failure.
+"""
+import pathlib
+import subprocess
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from ndltest import check, run  # noqa: E402
+
+NDLC, OUT = sys.argv[1], pathlib.Path(sys.argv[2])
+OUT.mkdir(parents=True, exist_ok=True)
+
+SEVEN = "(RouterPipeline (IB 1clock) (RC 3clock) (VA 1clock) (SA 1clock) (ST 1clock))\n"
+TWO = "(RouterPipeline (IB 1clock) (RC 0clock) (VA 0clock) (SA 0clock) (ST 1clock))\n"
+PST = "(PredictivePath (IB 1clock) (ST 1clock))\n"
+
+
+def predictor(name):
+    return f'(import "predictors")\n(Predictor {name})\n' + PST
+
+
+# ---- zero load: ping-pong along the first row of a 3x3 mesh
+subprocess.run([NDLC, "pattern", "pingpong", "--nodes", "9", "--from", "0", "--to", "2",
+                "--iterations", "5", "--size", "16byte", "-o", str(OUT / "pp.cpf")], check=True)
+LINE = """(Topology (Mesh 3 3))
+(RoutingAlgorithm DimensionOrder)
+(Selection First)
+(FlowControlMethod VirtualCutThrough)
+(NetworkChannelWidth 32bit)
+(NetworkFrequency 100MHz)
+(NetworkPacketSize 256bit)
+(NetworkDataSize 192bit)
+(NodeBufferSize 8flit)
+(CommunicationPatternFile "pp.cpf")
+"""
+seven = run(NDLC, OUT, "line-seven", LINE + SEVEN)
+oracle = run(NDLC, OUT, "line-oracle", LINE + SEVEN + predictor("Oracle"))
+two = run(NDLC, OUT, "line-two", LINE + TWO)
+routers = 3
+gain = seven["latency_cycles"]["message"]["max"] - oracle["latency_cycles"]["message"]["max"]
+check(f"Oracle: one way {routers} x (7 - 2) clocks below the 7-clock router", gain == routers * 5,
+      f"{gain} clocks")
+check("Oracle's ping-pong completes in the clock of a router whose pipeline is IB 1, ST 1",
+      oracle["application"]["completion_clock"] == two["application"]["completion_clock"]
+      and oracle["latency_cycles"] == two["latency_cycles"],
+      f"{oracle['application']['completion_clock']} and {two['application']['completion_clock']}")
+pr = oracle["prediction"]
+check("Oracle at zero load: every hop predicted and hit (hit rate 1, PST rate 1)",
+      pr["hit_rate"] == 1.0 and pr["pst_rate"] == 1.0 and pr["hops"] == pr["hits"] > 0, str(pr))
+check("no prediction section without a predictor", "prediction" not in seven)
+
+# ---- a predictor that never predicts: the 7-clock router's results, under load
+TORUS = """(Topology (Torus 4 4 4))
+(RoutingAlgorithm DimensionOrder)
+(DeadlockHandling Avoid)
+(FlowControlMethod VirtualCutThrough)
+(NetworkChannelWidth 32bit)
+(NetworkFrequency 1GHz)
+(NetworkPacketSize 512bit)
+(NetworkDataSize 448bit)
+(VirtualChannels 2)
+(NodeBufferSize 16flit)
+(MessageCreationRate 2%)
+(MessageCreationMax 3000)
+"""
+NEVER = """(define-predictor (Never) (OnForward (push history (out-port))) (no-port))\n"""
+
+
+def results(r):
+    return {k: v for k, v in r.items()
+            if k not in ("config", "wall_seconds", "tables", "prediction")}
+
+
+plain = run(NDLC, OUT, "torus-plain", TORUS + SEVEN)
+never = run(NDLC, OUT, "torus-never", TORUS + SEVEN + predictor("Never") + NEVER)
+check("a predictor that never predicts measures what the 7-clock router does",
+      results(plain) == results(never) and never["prediction"]["predictions"] == 0)
+
+# ---- rates and counts of every stdlib predictor
+for name in ("StaticStraight", "LastPort", "Oracle"):
+    r = run(NDLC, OUT, f"torus-{name}", TORUS + SEVEN + predictor(name))
+    p = r["prediction"]
+    net, inj = p["network_ports"], p["injection_ports"]
+    check(f"{name}: hit and PST rates in [0, 1], hits <= predictions <= hops, kinds add up",
+          0 <= p["hit_rate"] <= 1 and 0 <= p["pst_rate"] <= 1
+          and p["hits"] <= p["predictions"] <= p["hops"]
+          and net["hits"] + inj["hits"] == p["hits"]
+          and net["predictions"] + inj["predictions"] == p["predictions"]
+          and net["hops"] + inj["hops"] == p["hops"] > 0, str(p))
+    if name == "Oracle":
+        check("Oracle hits every prediction it makes", p["hit_rate"] == 1.0, str(p))
+        check("Oracle lowers the mean latency below the 7-clock router's",
+              r["latency_cycles"]["packet"]["mean"] < plain["latency_cycles"]["packet"]["mean"])
+
+# ---- StaticStraight against LastPort, uniform traffic, dimension order, 8-ary 3-cube
+CUBE = TORUS.replace("(Torus 4 4 4)", "(Torus 8 8 8)").replace("3000", "6000")
+ss = run(NDLC, OUT, "cube-ss", CUBE + SEVEN + predictor("StaticStraight"))["prediction"]
+lp = run(NDLC, OUT, "cube-lp", CUBE + SEVEN + predictor("LastPort"))["prediction"]
+check("uniform, dimension order: StaticStraight hits more often than LastPort",
+      ss["hit_rate"] > lp["hit_rate"], f"SS {ss['hit_rate']:.3f}, LP {lp['hit_rate']:.3f}")
+
+# ---- conservation with predicted headers in flight
+busy = run(NDLC, OUT, "torus-busy",
+           TORUS.replace("(MessageCreationRate 2%)", "(MessageCreationRate 30%)")
+           .replace("(MessageCreationMax 3000)",
+                    "(MessageCreationMax 100000000)\n(SimulationTime 4000clock)")
+           + SEVEN + predictor("LastPort"), status="time_limit")
+pk = busy["packets"]
+check("past saturation with a predictor: packets created = delivered + dropped + in flight",
+      pk["created"] == pk["delivered"] + pk["dropped"] + pk["in_flight"] and pk["in_flight"] > 0
+      and busy["conservation"]["holds"], str(pk))
