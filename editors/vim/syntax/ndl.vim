@@ -44,9 +44,10 @@ let s:forms = ['Topology', 'FlowControlMethod', 'NetworkChannelWidth',
       \ 'DataOutputFile', 'ScreenOutputFile', 'RoutingAlgorithm',
       \ 'VirtualChannels', 'InjectionVirtualChannels', 'VcAllocation',
       \ 'Selection', 'DeadlockHandling', 'RecoveryTimeout', 'DeadlockTimeout',
-      \ 'TrafficPattern', 'RouterPipeline', 'RouterFrequency', 'LinkDelay',
-      \ 'CreditDelay', 'Seed', 'WarmupMessages', 'MeasuredMessages',
-      \ 'SimulationTime', 'ReportPairs', 'Sweep', 'import', 'Nodes', 'Link',
+      \ 'TrafficPattern', 'RouterPipeline', 'Predictor', 'PredictivePath',
+      \ 'PredictorLatency', 'RouterFrequency', 'LinkDelay', 'CreditDelay',
+      \ 'Seed', 'WarmupMessages', 'MeasuredMessages', 'SimulationTime',
+      \ 'ReportPairs', 'Sweep', 'import', 'Nodes', 'Link',
       \ 'UnidirectionalLink', 'Endpoints', 'Concentration']
 " END GENERATED forms
 " BEGIN GENERATED enums (editors/sync_names.py --write)

@@ -39,6 +39,12 @@ BASES = {
     "interval": "(Topology (Torus 4 4))\n(RoutingAlgorithm DimensionOrder)\n"
                 "(VirtualChannels 2)\n(DeadlockHandling Avoid)\n"
                 "(MessageCreationInterval 40clock)\n" + COMMON,
+    # A predictor (docs/prediction.md) reads the predictive path and its history's latency.
+    "predict": "(Topology (Torus 4 4))\n(RoutingAlgorithm DimensionOrder)\n(VirtualChannels 2)\n"
+               "(DeadlockHandling Avoid)\n(MessageCreationRate 4%)\n(import \"predictors\")\n"
+               "(RouterPipeline (IB 1clock) (RC 3clock) (VA 1clock) (SA 1clock) (ST 1clock))\n"
+               "(Predictor LastPort)\n(PredictivePath (IB 1clock) (ST 1clock))\n"
+               "(PredictorLatency 4clock)\n" + COMMON,
     # A recovery routing reads RecoveryTimeout.
     "recovery": "(Topology (Torus 4 4))\n(RoutingAlgorithm RecoverX)\n(VirtualChannels 3)\n"
                 "(DeadlockHandling Detect)\n(MessageCreationRate 30%)\n"
@@ -73,6 +79,9 @@ CASES = [
     ("InjectionVirtualChannels", "2", "rate"),
     ("VcAllocation", "NonAtomic", "rate"),
     ("Selection", "Random", "rate"),
+    ("Predictor", "StaticStraight", "predict"),
+    ("PredictivePath", "(IB 0clock) (ST 1clock)", "predict"),
+    ("PredictorLatency", "0clock", "predict"),
     ("DeadlockHandling", "Detect", "interval"),
     ("RecoveryTimeout", "4clock", "recovery"),
     ("DeadlockTimeout", "500clock", "rate"),
