@@ -61,6 +61,21 @@ NetworkConstants constantsOf(const elab::Graph& g) {
   return c;
 }
 
+// What the routing, the selection and the predictor compile against: the network, and the
+// configuration their builtins read ((vcs), (avoiding), ...).
+NetworkConstants configurationConstants(const sema::CheckedProgram& program,
+                                        const elab::Network& network,
+                                        const CodegenOptions& options) {
+  NetworkConstants constants = constantsOf(network.graph);
+  constants.asData = options.unspecialized;
+  constants.vcs = program.params.virtualChannels;
+  constants.injectionVcs = program.params.injectionVirtualChannels;
+  constants.avoiding = program.params.deadlockHandling == sema::EnumId::DeadlockHandling_Avoid;
+  constants.recoveryTimeout = program.params.recoveryTimeoutNetworkClocks;
+  constants.classes = static_cast<int64_t>(network.networkClasses.names.size());
+  return constants;
+}
+
 }  // namespace
 
 std::unique_ptr<llvm::Module> buildSimulatorModule(llvm::LLVMContext& context,
@@ -116,14 +131,7 @@ std::unique_ptr<llvm::Module> buildSimulatorModule(llvm::LLVMContext& context,
   // Everything read here besides the definitions must also be a structural entry of the
   // tables (NetworkTables.h): `ndlc run` keys its build cache on them.
   if (network.routingDef) {
-    NetworkConstants constants = constantsOf(network.graph);
-    constants.asData = options.unspecialized;
-    constants.vcs = program.params.virtualChannels;
-    constants.injectionVcs = program.params.injectionVirtualChannels;
-    constants.avoiding =
-        program.params.deadlockHandling == sema::EnumId::DeadlockHandling_Avoid;
-    constants.recoveryTimeout = program.params.recoveryTimeoutNetworkClocks;
-    constants.classes = static_cast<int64_t>(network.networkClasses.names.size());
+    NetworkConstants constants = configurationConstants(program, network, options);
     for (const elab::HeaderFieldLayout& f : network.header)
       constants.header.push_back({f.offset, f.bits, f.lo, f.hi});
     llvm::Function* f =
@@ -164,14 +172,7 @@ std::unique_ptr<llvm::Module> buildSimulatorModule(llvm::LLVMContext& context,
                                           "ndl_user_select", *m);
     llvm::IRBuilder<> sb(llvm::BasicBlock::Create(context, "entry", select));
     if (network.selectionDef) {
-      NetworkConstants constants = constantsOf(network.graph);
-      constants.asData = options.unspecialized;
-      constants.vcs = program.params.virtualChannels;
-      constants.injectionVcs = program.params.injectionVirtualChannels;
-      constants.avoiding =
-          program.params.deadlockHandling == sema::EnumId::DeadlockHandling_Avoid;
-      constants.recoveryTimeout = program.params.recoveryTimeoutNetworkClocks;
-      constants.classes = static_cast<int64_t>(network.networkClasses.names.size());
+      NetworkConstants constants = configurationConstants(program, network, options);
       llvm::Function* f =
           lowerDefinition(*m, program.defs, *network.selectionDef, constants, diags);
       if (!f) return nullptr;
@@ -191,14 +192,7 @@ std::unique_ptr<llvm::Module> buildSimulatorModule(llvm::LLVMContext& context,
                                            "ndl_user_predict", *m);
     llvm::IRBuilder<> pb(llvm::BasicBlock::Create(context, "entry", predict));
     if (network.predictorDef) {
-      NetworkConstants constants = constantsOf(network.graph);
-      constants.asData = options.unspecialized;
-      constants.vcs = program.params.virtualChannels;
-      constants.injectionVcs = program.params.injectionVirtualChannels;
-      constants.avoiding =
-          program.params.deadlockHandling == sema::EnumId::DeadlockHandling_Avoid;
-      constants.recoveryTimeout = program.params.recoveryTimeoutNetworkClocks;
-      constants.classes = static_cast<int64_t>(network.networkClasses.names.size());
+      NetworkConstants constants = configurationConstants(program, network, options);
       llvm::Function* f =
           lowerDefinition(*m, program.defs, *network.predictorDef, constants, diags);
       if (!f) return nullptr;

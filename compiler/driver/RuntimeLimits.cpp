@@ -98,6 +98,18 @@ class LimitChecker {
               at == FormId::RouterPipeline ? "RouterPipeline's IB + RC + VA + SA" : "");
       }
     }
+    const rt::ParamRule& predicted = rt::paramRule("PredictHeaderClocks");
+    if (given(FormId::PredictivePath) && p_.predictHeaderNetworkClocks > predicted.max) {
+      above(FormId::PredictivePath, predicted, p_.predictHeaderNetworkClocks,
+            "a header's ready time is kept in 32 bits",
+            fmt::format("make it at most {}clock", predicted.max), "PredictivePath's IB");
+    }
+    const rt::ParamRule& latency = rt::paramRule("PredictorLatencyClocks");
+    if (given(FormId::PredictorLatency) && p_.predictorLatencyNetworkClocks > latency.max) {
+      above(FormId::PredictorLatency, latency, p_.predictorLatencyNetworkClocks,
+            "the simulator keeps the latency in 32 bits",
+            fmt::format("make it at most {}clock; seed 001's is 4clock", latency.max));
+    }
     if (given(FormId::DeadlockTimeout) && p_.deadlockTimeoutNetworkClocks > timeout.max) {
       above(FormId::DeadlockTimeout, timeout, p_.deadlockTimeoutNetworkClocks,
             "the deadlock backstop waits four timeouts, in 64-bit clocks",

@@ -122,6 +122,12 @@ inline constexpr ParamRule kParamRules[] = {
                                 "router clocks", 0, kMaxHeaderDelayClocks),
     param_rules_detail::integer("HeaderDelayClocks", NDL_P_HeaderDelayClocks, "NodeHardwareDelay",
                                 "network clocks", 0, kMaxHeaderDelayClocks),
+    // PredictivePath's IB and PredictorLatency, in network clocks (docs/prediction.md): a
+    // header's ready clock and an update's due clock count in 32 bits, as the header delay's.
+    param_rules_detail::integer("PredictHeaderClocks", NDL_P_PredictHeaderClocks,
+                                "PredictivePath", "network clocks", 0, kMaxHeaderDelayClocks),
+    param_rules_detail::integer("PredictorLatencyClocks", NDL_P_PredictorLatencyClocks,
+                                "PredictorLatency", "network clocks", 0, kMaxHeaderDelayClocks),
     param_rules_detail::integer("LinkDelayClocks", NDL_P_LinkDelayClocks, "LinkDelay",
                                 "network clocks", 1, kMaxLinkDelayClocks),
     param_rules_detail::integer("CreditDelayClocks", NDL_P_CreditDelayClocks, "CreditDelay",
