@@ -91,7 +91,7 @@ check("a predictor that never predicts measures what the 7-clock router does",
       results(plain) == results(never) and never["prediction"]["predictions"] == 0)
 
 # ---- rates and counts of every stdlib predictor
-for name in ("StaticStraight", "LastPort", "Oracle"):
+for name in ("StaticStraight", "LastPort", "SampledPatternMatching", "AntiDictionary", "Oracle"):
     r = run(NDLC, OUT, f"torus-{name}", TORUS + SEVEN + predictor(name))
     p = r["prediction"]
     net, inj = p["network_ports"], p["injection_ports"]
