@@ -88,12 +88,10 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
     i[NDL_P_PredictHeaderClocks] = p.predictHeaderNetworkClocks;
     i[NDL_P_PredictorLatencyClocks] = p.predictorLatencyNetworkClocks;
     i[NDL_P_PortStateCount] = static_cast<int64_t>(network.portStates.size());
-    for (uint32_t d : network.portStates) {
-      const sema::Definition& st = program.defs.defs[d];
-      const bool port = st.symbolType == sema::Type::Port;
-      t.portStates.push_back(st.ringCapacity);
-      t.portStates.push_back(port ? sema::kEjectionPortCode : st.symbolLo);
-      t.portStates.push_back(port ? static_cast<int64_t>(g.dimNames.size()) * 2 - 1 : st.symbolHi);
+    for (const elab::RingShape& ring : elab::portStateShapes(network, program.defs)) {
+      t.portStates.push_back(ring.capacity);
+      t.portStates.push_back(ring.lo);
+      t.portStates.push_back(ring.hi);
     }
   }
   i[NDL_P_LinkDelayClocks] = p.linkDelayClocks;

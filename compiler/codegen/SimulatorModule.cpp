@@ -104,6 +104,13 @@ std::unique_ptr<llvm::Module> buildSimulatorModule(llvm::LLVMContext& context,
   exportArray(*m, i64, "ndl_header_fields", t.headerFields);
   exportArray(*m, i64, "ndl_wait_breaks", t.waitBreaks);
   exportArray(*m, i64, "ndl_port_states", t.portStates);
+  // Whether the program has a predictor, as a constant the core's router step reads (a C++
+  // bool): linked into one module, the step's predictive branches fold away without one.
+  new llvm::GlobalVariable(*m, llvm::Type::getInt8Ty(context), true,
+                           llvm::GlobalValue::ExternalLinkage,
+                           llvm::ConstantInt::get(llvm::Type::getInt8Ty(context),
+                                                  network.predictorDef ? 1 : 0),
+                           "ndl_generated_predicts");
   {
     llvm::IRBuilder<> b(context);
     auto* ptr = llvm::PointerType::get(context, 0);

@@ -42,6 +42,11 @@ int64_t pipelineHop(const sema::Parameters& p) {
   return p.headerDelayNetworkClocks + p.pipelineFlitNetworkClocks;
 }
 
+// The same for a header whose prediction hits: PredictivePath's IB, then the same ST.
+int64_t predictiveHop(const sema::Parameters& p) {
+  return p.predictHeaderNetworkClocks + p.pipelineFlitNetworkClocks;
+}
+
 double toDouble(const elab::Ratio& r) {
   return static_cast<double>(r.num) / static_cast<double>(r.den);
 }
@@ -231,6 +236,11 @@ int runInfo(const InfoOptions& options) {
                        {"header_clocks", p.headerDelayNetworkClocks},
                        {"flit_clocks", p.pipelineFlitNetworkClocks},
                        {"zero_load_hop_clocks", pipelineHop(p)}};
+      if (r.network->predictorDef)
+        j["pipeline"]["predictive"] = {
+            {"predictor", r.checked->defs.defs[*r.network->predictorDef].name},
+            {"header_clocks", p.predictHeaderNetworkClocks},
+            {"zero_load_hop_clocks", predictiveHop(p)}};
     }
     std::cout << j.dump(2) << "\n";
   } else {
@@ -314,6 +324,12 @@ int runInfo(const InfoOptions& options) {
                                stages, pipelineHop(p), p.headerDelayNetworkClocks,
                                p.headerDelayNetworkClocks == 1 ? "" : "s",
                                p.pipelineFlitNetworkClocks);
+      if (r.network->predictorDef)
+        std::cout << fmt::format("predictive path   IB {}, ST {} ({}): a hop whose prediction "
+                                 "hits costs {} clocks + link at zero load\n",
+                                 p.predictHeaderClocks, p.pipelineFlitClocks,
+                                 r.checked->defs.defs[*r.network->predictorDef].name,
+                                 predictiveHop(p));
     }
     if (memory > 0)
       std::cout << fmt::format("simulator memory  about {:.1f} MB ({:.0f} bytes per node)\n",

@@ -487,6 +487,17 @@ std::optional<std::vector<int64_t>> waitBreaks(const sema::Expr& body,
   return out;
 }
 
+std::vector<RingShape> portStateShapes(const Network& net, const sema::DefinitionTable& defs) {
+  std::vector<RingShape> shapes;
+  for (uint32_t d : net.portStates) {
+    const sema::Definition& st = defs.defs[d];
+    const bool port = st.symbolType == sema::Type::Port;
+    shapes.push_back({st.ringCapacity, port ? sema::kEjectionPortCode : st.symbolLo,
+                      port ? static_cast<int64_t>(net.graph.dimNames.size()) * 2 - 1 : st.symbolHi});
+  }
+  return shapes;
+}
+
 std::optional<Network> elaborate(const sema::CheckedProgram& program, Evaluator& evaluator,
                                  DiagnosticEngine& diags) {
   const sema::Parameters& p = program.params;

@@ -61,6 +61,14 @@ struct Network {
 std::optional<Network> elaborate(const sema::CheckedProgram& program, Evaluator& evaluator,
                                  DiagnosticEngine& diags);
 
+// A port-state ring as the simulator keeps it: its capacity and symbol range. A Port ring
+// holds the ejection (sema::kEjectionPortCode) up to the largest port code of the graph's
+// dimensions.
+struct RingShape {
+  int64_t capacity = 0, lo = 0, hi = 0;
+};
+std::vector<RingShape> portStateShapes(const Network& net, const sema::DefinitionTable& defs);
+
 // The clocks of waiting at which a routing body that compares (blocked-for)
 // only with constants (literals, (recovery-timeout), (vcs), (injection-vcs),
 // joined by + - * min max) may answer differently: for (< w T) and (>= w T),

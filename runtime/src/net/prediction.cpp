@@ -43,6 +43,20 @@ void Network::predictHead(int32_t r, InputVc& v, uint32_t since, const Packet& p
   if (!hit) return;
   ++pr.counters.hits[kind];
   v.ready = since + static_cast<uint32_t>(pr.header_delay);
+  // A header that ejects here needs no output VC, so it has no reservation to lose.
+  if (p.dst != r) v.flags |= InputVc::kPredicted;
+}
+
+// The tentative reservation failed: a normal request took the output VC in the same clock, or
+// none was free. The header goes on as if it had not been predicted, due when the normal
+// pipeline's RC, VA and SA would have ended, and then asks at the normal priority.
+void Network::lostReservation(int32_t r, InputVc& v) {
+  Prediction& pr = *predict_;
+  ++pr.counters.lost[v.port >= router_[r].degree() ? 1 : 0];
+  v.ready += static_cast<uint32_t>(header_delay_ - pr.header_delay);
+  v.state = VcState::kRouting;
+  v.out_port = 0xff;  // not an ejection: kRouting then moves it to kVcAlloc
+  v.flags &= static_cast<uint8_t>(~(InputVc::kPredicted | InputVc::kBlocked));
 }
 
 void Network::forwarded(int32_t r, uint32_t gv, const InputVc& v, int32_t out_code, int64_t c,

@@ -76,24 +76,25 @@ nlohmann::json application(const ApplicationResult& a, double ns) {
 // port and in all. With hint bits no mispredicted packet travels: the miss is known at IB.
 nlohmann::json prediction(const Results& r) {
   const PredictionCounters& c = r.prediction;
-  auto figures = [](int64_t heads, int64_t predictions, int64_t hits, int64_t busy) {
+  auto figures = [](int64_t heads, int64_t predictions, int64_t hits, int64_t busy, int64_t lost) {
     return nlohmann::json{
         {"hops", heads},
         {"predictions", predictions},
         {"hits", hits},
         {"not_predicted_busy", busy},
+        {"reservations_lost", lost},
         {"hit_rate", predictions > 0 ? static_cast<double>(hits) / predictions : 0.0},
-        {"pst_rate", heads > 0 ? static_cast<double>(hits) / heads : 0.0}};
+        {"pst_rate", heads > 0 ? static_cast<double>(hits - lost) / heads : 0.0}};
   };
   nlohmann::json j = figures(c.heads[0] + c.heads[1], c.predictions[0] + c.predictions[1],
-                             c.hits[0] + c.hits[1], c.busy[0] + c.busy[1]);
+                             c.hits[0] + c.hits[1], c.busy[0] + c.busy[1], c.lost[0] + c.lost[1]);
   j["predictor"] = r.predictor;
   j["predictive_path"] = r.predictive_path;
   j["mispredicted_packets"] = 0;
   j["discarded_flits"] = 0;
   j["port_state_bytes"] = r.port_state_bytes;
-  j["network_ports"] = figures(c.heads[0], c.predictions[0], c.hits[0], c.busy[0]);
-  j["injection_ports"] = figures(c.heads[1], c.predictions[1], c.hits[1], c.busy[1]);
+  j["network_ports"] = figures(c.heads[0], c.predictions[0], c.hits[0], c.busy[0], c.lost[0]);
+  j["injection_ports"] = figures(c.heads[1], c.predictions[1], c.hits[1], c.busy[1], c.lost[1]);
   return j;
 }
 

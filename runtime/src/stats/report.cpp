@@ -129,13 +129,14 @@ std::string formatReport(const Results& r) {
   if (r.has_prediction) {
     const PredictionCounters& c = r.prediction;
     const int64_t heads = c.heads[0] + c.heads[1], predictions = c.predictions[0] + c.predictions[1];
-    const int64_t hits = c.hits[0] + c.hits[1];
+    const int64_t hits = c.hits[0] + c.hits[1], lost = c.lost[0] + c.lost[1];
     s += fmt::format("prediction: {} ({}), hit rate {:.4f} of {} predictions, PST rate {:.4f} of {} "
-                     "hops; network ports {}/{} hits, injection ports {}/{}\n",
+                     "hops ({} reservations lost); network ports {}/{} hits, injection ports "
+                     "{}/{}\n",
                      r.predictor, r.predictive_path,
                      predictions > 0 ? static_cast<double>(hits) / predictions : 0.0, predictions,
-                     heads > 0 ? static_cast<double>(hits) / heads : 0.0, heads, c.hits[0],
-                     c.predictions[0], c.hits[1], c.predictions[1]);
+                     heads > 0 ? static_cast<double>(hits - lost) / heads : 0.0, heads, lost,
+                     c.hits[0], c.predictions[0], c.hits[1], c.predictions[1]);
   }
   if (r.class_names.size() > 1 || !r.recovery_field.empty()) {
     s += "vc classes (packets granted, whole run):";

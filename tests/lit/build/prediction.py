@@ -8,8 +8,12 @@
   a predictor, under load.
 - Hit and PST rates lie in [0, 1]; Oracle hits every prediction; hits never exceed
   predictions, predictions never exceed hops; network and injection ports add up.
+- The tentative reservation: under load some hits lose their output VC to normal requests
+  and take the normal pipeline; the PST rate is (hits - lost) / hops and falls with load.
 - Under uniform traffic with dimension order on an 8-ary 3-cube, StaticStraight hits more
   often than LastPort (seed 001: SS is the better of the two there).
+- `ndlc info` gives the hop on both paths (7 and 2 clocks) and counts the rings in the
+  memory estimate exactly as the simulator allocates them.
 - Conservation, counted from the run's records, with predicted headers in flight when the
   run stops.
 Prints one line per check; exits non-zero at the first failure.
@@ -19,7 +23,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from ndltest import check, run  # noqa: E402
+from ndltest import check, info, run  # noqa: E402
 
 NDLC, OUT = sys.argv[1], pathlib.Path(sys.argv[2])
 OUT.mkdir(parents=True, exist_ok=True)
@@ -91,8 +95,10 @@ check("a predictor that never predicts measures what the 7-clock router does",
       results(plain) == results(never) and never["prediction"]["predictions"] == 0)
 
 # ---- rates and counts of every stdlib predictor
+state_bytes = {}
 for name in ("StaticStraight", "LastPort", "SampledPatternMatching", "AntiDictionary", "Oracle"):
     r = run(NDLC, OUT, f"torus-{name}", TORUS + SEVEN + predictor(name))
+    state_bytes[name] = r["prediction"]["port_state_bytes"]
     p = r["prediction"]
     net, inj = p["network_ports"], p["injection_ports"]
     check(f"{name}: hit and PST rates in [0, 1], hits <= predictions <= hops, kinds add up",
@@ -105,6 +111,38 @@ for name in ("StaticStraight", "LastPort", "SampledPatternMatching", "AntiDictio
         check("Oracle hits every prediction it makes", p["hit_rate"] == 1.0, str(p))
         check("Oracle lowers the mean latency below the 7-clock router's",
               r["latency_cycles"]["packet"]["mean"] < plain["latency_cycles"]["packet"]["mean"])
+
+# ---- ndlc info: the hop on both paths, and the rings in the memory estimate
+plain_info = info(NDLC, OUT, "info-plain", TORUS + SEVEN)
+ad_info = info(NDLC, OUT, "info-ad", TORUS + SEVEN + predictor("AntiDictionary"))
+pipe = ad_info["pipeline"]
+check("ndlc info: a hop costs 7 clocks on the normal path, 2 (IB 1 + ST 1) when predicted",
+      pipe["zero_load_hop_clocks"] == 7 and pipe["predictive"]["zero_load_hop_clocks"] == 2
+      and "predictive" not in plain_info["pipeline"], str(pipe))
+# 64 routers x (6 input + 1 injection ports) x (170 one-byte symbols + 4 bytes of head)
+rings = 64 * 7 * (170 + 4)
+check("the memory estimate counts the rings the simulator allocated",
+      ad_info["simulator_memory_bytes"] - plain_info["simulator_memory_bytes"] == rings
+      == state_bytes["AntiDictionary"],
+      f"{ad_info['simulator_memory_bytes'] - plain_info['simulator_memory_bytes']} estimated, "
+      f"{state_bytes['AntiDictionary']} allocated, {rings} expected")
+
+# ---- the tentative reservation: a hit asks for its output VC after every normal request, and
+# takes the normal pipeline when it gets none. At zero load none is lost (above); under load
+# some are, and the PST rate (hits whose reservation held, over hops) falls (seed 001, 5.2).
+light = run(NDLC, OUT, "torus-oracle-light",
+            TORUS.replace("(MessageCreationRate 2%)", "(MessageCreationRate 0.5%)")
+            + SEVEN + predictor("Oracle"))["prediction"]
+heavy = run(NDLC, OUT, "torus-oracle-heavy",
+            TORUS.replace("(MessageCreationRate 2%)", "(MessageCreationRate 4%)")
+            + SEVEN + predictor("Oracle"))["prediction"]
+check("under load some tentative reservations are lost, and PST rate = (hits - lost) / hops",
+      heavy["reservations_lost"] > 0 and heavy["reservations_lost"] <= heavy["hits"]
+      and abs(heavy["pst_rate"] - (heavy["hits"] - heavy["reservations_lost"]) / heavy["hops"])
+      < 1e-12, str(heavy))
+check("the PST rate falls with load while Oracle's hit rate stays 1",
+      heavy["pst_rate"] < light["pst_rate"] and heavy["hit_rate"] == light["hit_rate"] == 1.0,
+      f"{light['pst_rate']:.3f} at 0.5%, {heavy['pst_rate']:.3f} at 4%")
 
 # ---- StaticStraight against LastPort, uniform traffic, dimension order, 8-ary 3-cube
 CUBE = TORUS.replace("(Torus 4 4 4)", "(Torus 8 8 8)").replace("3000", "6000")

@@ -13,6 +13,18 @@
 
 namespace ndl::rt {
 
+// Bytes a symbol of a port-state ring takes (prediction.h's PortRings): the narrowest of 1, 2,
+// 4 or 8 that holds hi - lo.
+inline int ringSymbolBytes(int64_t lo, int64_t hi) {
+  const uint64_t span = static_cast<uint64_t>(hi - lo);
+  return span < 0x100 ? 1 : span < 0x10000 ? 2 : span < 0x100000000ull ? 4 : 8;
+}
+// Each ring of a port also keeps its length and newest slot.
+inline constexpr int64_t kRingHeadBytes = 4;
+inline int64_t ringBytes(int64_t capacity, int64_t lo, int64_t hi) {
+  return capacity * ringSymbolBytes(lo, hi) + kRingHeadBytes;
+}
+
 struct NetworkShape {
   int64_t routers = 0;
   int64_t ports = 0;  // network ports of all routers (each endpoint's port comes on top)
@@ -20,6 +32,7 @@ struct NetworkShape {
   int64_t vcs = 1;
   int64_t injection_vcs = 1;
   int64_t buffer_flits = 1;
+  int64_t port_state_bytes = 0;  // a predictor's rings, per input and injection port
 };
 
 // Bytes per entry of the network's arrays (network.h).
@@ -50,7 +63,7 @@ inline double estimateSimulatorBytes(const NetworkShape& s) {
   const double ovcs = ivcs;  // numbered as the input VCs (network.h)
   return routers * (kRouterEntryBytes + kOtherPerNodeBytes) +
          std::max(0.0, endpoints - routers) * kOtherPerNodeBytes +
-         (ports + endpoints) * kPortEntryBytes +
+         (ports + endpoints) * (kPortEntryBytes + static_cast<double>(s.port_state_bytes)) +
          ivcs * (kInputVcEntryBytes + depth * kFlitSlotBytes) + ovcs * kOutputVcEntryBytes;
 }
 

@@ -59,10 +59,13 @@ struct InputVc {
   // front in clock `ready`, and its header delay counts from there.
   // kBlocked: the header in kVcAlloc found no free candidate when last routed; its candidate
   // output VCs (every tier) are then kept in out_port, out_ovc and spare, unused until a grant.
+  // kPredicted: the header took the predictive path and asks for its output VC at the lowest
+  // priority (a tentative reservation; docs/prediction.md).
   uint8_t flags = 0;
   static constexpr uint8_t kCollided = 1;
   static constexpr uint8_t kQueued = 2;
   static constexpr uint8_t kBlocked = 4;
+  static constexpr uint8_t kPredicted = 8;
   static constexpr int kBlockedBits = 24;
   uint32_t blockedCandidates() const {
     return out_port | static_cast<uint32_t>(out_ovc) << 8 | static_cast<uint32_t>(spare) << 16;
@@ -381,6 +384,7 @@ class Network {
   // Only with (Predictor ...): routeHead and the grants then call out of line.
   std::unique_ptr<Prediction> predict_;
   void predictHead(int32_t r, InputVc& v, uint32_t since, const Packet& p);
+  void lostReservation(int32_t r, InputVc& v);
   void forwarded(int32_t r, uint32_t gv, const InputVc& v, int32_t out_code, int64_t c,
                  const PacketStore& store);
   void applyUpdates(int64_t c);

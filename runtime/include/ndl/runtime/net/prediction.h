@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "ndl/runtime/net/memory_estimate.h"
 #include "ndl/runtime/net/routing.h"
 
 namespace ndl::rt {
@@ -32,8 +33,7 @@ class PortRings {
     width_.clear();
     size_t at = 0;
     for (const RingSpec& s : specs_) {
-      const uint64_t span = static_cast<uint64_t>(s.hi - s.lo);
-      const int w = span < 0x100 ? 1 : span < 0x10000 ? 2 : span < 0x100000000ull ? 4 : 8;
+      const int w = ringSymbolBytes(s.lo, s.hi);
       width_.push_back(w);
       offset_.push_back(at);
       at += static_cast<size_t>(s.capacity) * static_cast<size_t>(w);
@@ -73,6 +73,7 @@ class PortRings {
     uint16_t length = 0;
     uint16_t newest = 0;
   };
+  static_assert(sizeof(Head) == kRingHeadBytes, "the memory estimate counts a ring's head");
   Head& head(int64_t k) {
     return state_[static_cast<size_t>(port_) * specs_.size() + static_cast<size_t>(k)];
   }
@@ -116,6 +117,7 @@ struct PredictionCounters {
   int64_t predictions[2] = {};  // a port predicted
   int64_t hits[2] = {};         // the prediction among the routing's candidates: PST path
   int64_t busy[2] = {};         // not predicted: the router's predictor served another header
+  int64_t lost[2] = {};         // hits whose tentative reservation failed: the normal path
 };
 
 // An OnForward update on its way to its port's rings.

@@ -22,7 +22,24 @@
 #include "ndl/runtime/net/network.h"
 #include "ndl/runtime/traffic/rng.h"
 
+#if defined(NDL_GENERATED_CORE)
+// Defined by the generated module: whether the program has a predictor. A specialized
+// simulator's router step is optimized together with it, so without a predictor the
+// predictive step's tests are constants and disappear (docs/prediction.md).
+extern "C" const bool ndl_generated_predicts;
+#endif
+
 namespace ndl::rt {
+
+// Whether this router step may meet a predictor: known at build time in a specialized
+// simulator, asked at run time (of `predict_`) elsewhere.
+NDL_HOT bool mayPredict() {
+#if defined(NDL_GENERATED_CORE)
+  return ndl_generated_predicts;
+#else
+  return true;
+#endif
+}
 
 // Wraps a routing function known at compile time so the router step can inline it.
 template <RouteFn kFn>
@@ -90,7 +107,7 @@ NDL_HOT void Network::routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t sin
   v.out_port = p.dst == r ? static_cast<uint8_t>(deg + p.dst_local) : uint8_t{0xff};
   v.ready = since + static_cast<uint32_t>(header_delay_);
   v.state = VcState::kRouting;
-  if (predict_) [[unlikely]] predictHead(r, v, since, p);
+  if (mayPredict() && predict_) [[unlikely]] predictHead(r, v, since, p);
 }
 
 NDL_HOT bool Network::stillBlocked(uint32_t gv, const InputVc& v, const RouterFrame& f,
@@ -305,6 +322,7 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
   // with no branch on whether its port asked already (it mispredicts) and nothing to clear.
   uint64_t sa_vcs = 0;
   uint64_t heads = 0;  // local VCs whose header is ready to leave
+  uint64_t tentative = 0;  // asking VCs whose header took the predictive path
 
   // ---- stage 1a: VCs in kActive (worms on their way, owning an output VC or ejecting) only
   // ask for the switch. They are found by their bit, not by a test of their state, and the
@@ -344,7 +362,7 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
         v.out_ovc = static_cast<uint8_t>(deg * vcs_ + (v.out_port - deg) * inj_vcs_);
         v.state = VcState::kActive;
         router_[r].owning |= uint64_t{1} << l;
-        if (predict_) [[unlikely]] forwarded(r, gv, v, kEjectionCode, c, store);
+        if (mayPredict() && predict_) [[unlikely]] forwarded(r, gv, v, kEjectionCode, c, store);
       } else {
         v.state = VcState::kVcAlloc;
       }
@@ -357,8 +375,12 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     if (v.state == VcState::kVcAlloc) {
       int o = 0, first = 0;
       uint64_t want = 0;
-      if (!selectRoute(r, l, v, frame, now, route, store, o, want, first, va_header[l]))
+      if (!selectRoute(r, l, v, frame, now, route, store, o, want, first, va_header[l])) {
+        if (mayPredict() && (v.flags & InputVc::kPredicted)) [[unlikely]] lostReservation(r, v);
         continue;
+      }
+      if (mayPredict())
+        tentative |= static_cast<uint64_t>((v.flags & InputVc::kPredicted) != 0) << l;
       va_want[l] = want >> (o * vcs_);
       va_first[l] = static_cast<uint8_t>(first);
       v.out_port = static_cast<uint8_t>(o);
@@ -375,13 +397,20 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     sa_vcs |= uint64_t{1} << l;
   }
 
-  // ---- stage 2: VC allocation, round robin over the requesters of each output port
+  // ---- stage 2: VC allocation, round robin over the requesters of each output port; the
+  // headers on the predictive path after all the others (their reservation is tentative).
   for (uint32_t pm = va_ports; pm != 0; pm &= pm - 1) {
     const int o = __builtin_ctz(pm);
-    uint64_t req = va_req[o];
+    uint64_t later = va_req[o] & tentative;
+    uint64_t req = va_req[o] & ~later;
     const uint32_t start = ports_[pb + o].va_ptr;
     bool granted = false;
-    while (req != 0) {
+    for (;;) {
+      if (req == 0) [[likely]] {
+        if (later == 0) break;
+        req = later;
+        later = 0;
+      }
       const int l = roundRobinPick(req, start);
       req &= ~(uint64_t{1} << l);
       InputVc& v = vc(vb + l);
@@ -405,7 +434,7 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
           v.out_ovc = static_cast<uint8_t>(o * vcs_ + k);
           v.state = VcState::kActive;
           router_[r].owning |= uint64_t{1} << l;
-          if (predict_) [[unlikely]]
+          if (mayPredict() && predict_) [[unlikely]]
             forwarded(r, vb + static_cast<uint32_t>(l), v, out_code_[pb + o], c, store);
           ++class_grants_[static_cast<size_t>(r) * classes_ + out_class_[k]];
           // Header fields the routing wrote take effect with the grant.
@@ -429,6 +458,9 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
         }
         if (rest == 0) break;
       }
+      if (mayPredict() && (v.flags & InputVc::kPredicted) && v.state != VcState::kActive)
+          [[unlikely]]
+        lostReservation(r, v);
     }
   }
 
