@@ -210,7 +210,7 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
     predict_->header_delay = params.predict_header_clocks;
     predict_->latency = params.predictor_latency_clocks;
     predict_->rings.init(params.port_rings, ports);
-    predict_->last_clock.assign(routers_, 0);
+    predict_->served.assign(routers_, Prediction::Served{});
   }
   active_.assign((static_cast<size_t>(routers_) + 63) / 64, 0);
   wheel_ = EventWheel(horizon);

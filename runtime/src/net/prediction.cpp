@@ -7,23 +7,50 @@
 
 namespace ndl::rt {
 
-void Network::predictHead(int32_t r, InputVc& v, uint32_t since, const Packet& p) {
+void Network::predictHead(int32_t r, uint32_t gv, InputVc& v, uint32_t since, uint32_t now,
+                          const Packet& p) {
   Prediction& pr = *predict_;
   const int32_t deg = router_[r].degree();
   const int kind = v.port >= deg ? 1 : 0;
   ++pr.counters.heads[kind];
-  // One predictor per router: one prediction per clock, to the first header that asks.
-  if (pr.last_clock[r] == since + 1) {
-    ++pr.counters.busy[kind];
-    return;
+  // One predictor per router: one prediction per router clock. Of the heads routed in the same
+  // clock, the first in round robin from the VC after the one served at the previous
+  // prediction is served; the router step meets them in VC order, so a later one may take the
+  // predictor from an earlier one, whose prediction is then undone. That one has not moved
+  // yet unless a delay of 0 let it on at once; then it keeps the predictor.
+  Prediction::Served& s = pr.served[r];
+  const auto local = static_cast<uint8_t>(gv - static_cast<uint32_t>(router_[r].vc_begin));
+  if (s.clock == now + 1) {
+    const auto order = [&](uint8_t l) { return (l - s.next) & (kMaxLocalVcs - 1); };
+    InputVc& held = vc(s.gv);
+    const bool movable = held.state == VcState::kRouting;
+    if (order(local) > order(s.local) || !movable) {
+      ++pr.counters.busy[kind];
+      return;
+    }
+    ++pr.counters.busy[s.kind];
+    if (s.outcome >= 1) --pr.counters.predictions[s.kind];
+    if (s.outcome == 2) {
+      --pr.counters.hits[s.kind];
+      held.ready = s.since + static_cast<uint32_t>(header_delay_);
+      held.flags &= static_cast<uint8_t>(~InputVc::kPredicted);
+    }
+  } else {
+    if (s.clock != 0) s.next = static_cast<uint8_t>((s.local + 1) & (kMaxLocalVcs - 1));
+    s.clock = now + 1;
   }
-  pr.last_clock[r] = since + 1;
+  s.gv = gv;
+  s.since = since;
+  s.local = local;
+  s.kind = static_cast<uint8_t>(kind);
+  s.outcome = 0;
   const int32_t pb = router_[r].portBegin();
   const RouteContext ctx{&topo_, r,       p.src,   p.dst,  v.port, v.index,
                          vcs_,   v.cls,   in_code_[pb + v.port], 0, p.header};
   const int64_t code = pr.predict(ctx, pr.rings, pb + v.port);
   if (code == -1) return;
   ++pr.counters.predictions[kind];
+  s.outcome = 1;
   bool hit = false;
   if (p.dst == r) {
     hit = code == kEjectionCode;
@@ -42,6 +69,7 @@ void Network::predictHead(int32_t r, InputVc& v, uint32_t since, const Packet& p
   }
   if (!hit) return;
   ++pr.counters.hits[kind];
+  s.outcome = 2;
   v.ready = since + static_cast<uint32_t>(pr.header_delay);
   // A header that ejects here needs no output VC, so it has no reservation to lose.
   if (p.dst != r) v.flags |= InputVc::kPredicted;

@@ -289,7 +289,8 @@ class Network {
   };
   void moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame& f, int64_t c, CycleLog& log);
   uint32_t frontPacket(uint32_t gv) const { return ring(gv)[vc(gv).head]; }
-  void routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t since, PacketStore& store);
+  void routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t since, uint32_t now,
+                 PacketStore& store);
   // Routes a header waiting for an output VC and picks a free candidate: its output port,
   // the free VCs of that port it may take (`want`: those that write the header as the chosen
   // one does), the one selection chose (`first`) and the packet's header once it takes one.
@@ -383,7 +384,8 @@ class Network {
   SelectFn select_fn_ = nullptr;  // Selection::kUser
   // Only with (Predictor ...): routeHead and the grants then call out of line.
   std::unique_ptr<Prediction> predict_;
-  void predictHead(int32_t r, InputVc& v, uint32_t since, const Packet& p);
+  void predictHead(int32_t r, uint32_t gv, InputVc& v, uint32_t since, uint32_t now,
+                   const Packet& p);
   void lostReservation(int32_t r, InputVc& v);
   void forwarded(int32_t r, uint32_t gv, const InputVc& v, int32_t out_code, int64_t c,
                  const PacketStore& store);

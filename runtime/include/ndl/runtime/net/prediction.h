@@ -136,7 +136,19 @@ struct Prediction {
   int32_t header_delay = 1;  // PredictivePath's IB, link clocks
   int32_t latency = 4;       // PredictorLatency, link clocks
   PortRings rings;
-  std::vector<uint32_t> last_clock;  // per router: the clock of its last prediction, + 1
+  // Per router, the predictor's service: the router clock (+ 1) of its last prediction, the
+  // head it served then, and the round-robin pointer, the local VC after the one served at
+  // the clock before that.
+  struct Served {
+    uint32_t clock = 0;  // + 1: 0 is never
+    uint32_t gv = 0;     // the served head's VC
+    uint32_t since = 0;  // the clock its header delay counts from
+    uint8_t local = 0;   // and its number in the router
+    uint8_t next = 0;    // round robin: this local VC first
+    uint8_t kind = 0;    // 0 network, 1 injection port
+    uint8_t outcome = 0;  // 0 no port predicted, 1 predicted, 2 hit
+  };
+  std::vector<Served> served;
   // Updates in order of due clock (one latency for all), a ring buffer of a power-of-two size.
   std::vector<PendingUpdate> pending;
   size_t pending_head = 0, pending_count = 0;

@@ -95,7 +95,7 @@ NDL_HOT void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame&
 }
 
 // A header at the front: it ejects here, or it will ask the routing once its delay is over.
-NDL_HOT void Network::routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t since,
+NDL_HOT void Network::routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t since, uint32_t now,
                                       PacketStore& store) {
   Packet& p = store.packets[frontPacket(gv)];
   const int32_t deg = router_[r].degree();
@@ -107,7 +107,7 @@ NDL_HOT void Network::routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t sin
   v.out_port = p.dst == r ? static_cast<uint8_t>(deg + p.dst_local) : uint8_t{0xff};
   v.ready = since + static_cast<uint32_t>(header_delay_);
   v.state = VcState::kRouting;
-  if (mayPredict() && predict_) [[unlikely]] predictHead(r, v, since, p);
+  if (mayPredict() && predict_) [[unlikely]] predictHead(r, gv, v, since, now, p);
 }
 
 NDL_HOT bool Network::stillBlocked(uint32_t gv, const InputVc& v, const RouterFrame& f,
@@ -353,7 +353,7 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     if (v.state == VcState::kWaitTail) {
       // Store-and-forward routes a packet only once all of it is here.
       if (waitsForTail(flow_) && v.count < v.len) continue;
-      routeHead(r, gv, v, since, store);
+      routeHead(r, gv, v, since, now, store);
     }
     if (v.state == VcState::kRouting) {
       if (static_cast<int32_t>(now - v.ready) < 0) continue;
