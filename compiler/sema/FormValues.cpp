@@ -269,8 +269,9 @@ class Reader {
 
   bool ratio(const Node& n, Quantity& q) {
     if (!quantity(n, Dimension::Ratio, q)) return false;
+    // A ratio may be 0: (MessageCreationRate 0%) switches synthetic traffic off (Rules.cpp).
     bool rate = info_.id == FormId::MessageCreationRate;
-    if (!positive(q, !rate)) return false;
+    if (!positive(q, true)) return false;
     if (rate && Rational(1) < q.value) {
       diags_.report(DiagKind::OutOfRange, n.range,
                     fmt::format("{} is a per-clock probability and cannot exceed 100%, got {}",

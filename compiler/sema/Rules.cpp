@@ -53,6 +53,13 @@ class Resolver {
       missing("no traffic is given: MessageCreationRate, MessageCreationInterval or "
               "CommunicationPatternFile is required",
               "add (MessageCreationInterval 2usec) or (MessageCreationRate 1.0%)");
+    } else if (simulation && given(FormId::MessageCreationRate) && !synthetic() &&
+               !given(FormId::CommunicationPatternFile)) {
+      error(DiagKind::MissingForm, FormId::MessageCreationRate,
+            "MessageCreationRate 0% switches synthetic traffic off, and there is no "
+            "CommunicationPatternFile: nothing would be sent")
+          .withHint("give a rate above 0%, or a CommunicationPatternFile whose programs are "
+                    "then the whole load");
     }
 
     if (ok(FormId::Topology)) p_.topology = v_[FormId::Topology].topology;
@@ -98,6 +105,14 @@ class Resolver {
 
  private:
   bool given(FormId id) const { return v_.given(id); }
+  // Synthetic traffic: an interval, or a rate above 0% ((MessageCreationRate 0%) switches it
+  // off, e.g. with --set on a program whose pattern file is then the only load).
+  bool synthetic() const {
+    return given(FormId::MessageCreationInterval) ||
+           (given(FormId::MessageCreationRate) &&
+            !(ok(FormId::MessageCreationRate) &&
+              v_[FormId::MessageCreationRate].quantity.value.isZero()));
+  }
   bool ok(FormId id) const { return v_.ok(id); }
   std::string_view name(FormId id) const { return formInfo(id).name; }
   int64_t countOr(FormId id, int64_t fallback) const {
@@ -505,9 +520,7 @@ class Resolver {
   // message, name its destination and size, and are never refused; the forms that shape
   // synthetic messages would change nothing.
   void syntheticOnly() {
-    if (!given(FormId::CommunicationPatternFile) || given(FormId::MessageCreationRate) ||
-        given(FormId::MessageCreationInterval))
-      return;
+    if (!given(FormId::CommunicationPatternFile) || synthetic()) return;
     struct Unused {
       FormId id;
       std::string_view why;
@@ -529,8 +542,8 @@ class Resolver {
                               "synthetic traffic, {}",
                               name(u.id), u.why))
           .withHint(
-              "remove it, or add MessageCreationRate or MessageCreationInterval for "
-              "synthetic background traffic, which it shapes")
+              "remove it, or give a MessageCreationRate above 0% or a "
+              "MessageCreationInterval for synthetic background traffic, which it shapes")
           .note(valueRange(FormId::CommunicationPatternFile), "the pattern file is named here");
     }
   }
