@@ -151,6 +151,30 @@ TEST(ParamRules, ValuesWithNothingToActOnAreRefused) {
   EXPECT_EQ(hot.i64[NDL_P_Pattern], 3);
 }
 
+TEST(ParamRules, PredictorTimingsNeedAPredictor) {
+  EXPECT_EQ(refusal({"PredictHeaderClocks=3"}),
+            "--param PredictHeaderClocks=3: has no effect: this simulator has no predictor; "
+            "write (Predictor Name) and (PredictivePath ...) in the program and rebuild "
+            "(docs/prediction.md)");
+  EXPECT_NE(refusal({"PredictorLatencyClocks=2"}).find("has no effect"), std::string::npos);
+  AbiValues predicting = tables();
+  predicting.i64[NDL_P_Predictor] = 1;
+  EXPECT_EQ(refusal({"PredictHeaderClocks=3", "PredictorLatencyClocks=2"}, predicting),
+            "accepted");
+}
+
+TEST(ParamRules, AZeroRateNeedsAPatternFile) {
+  EXPECT_EQ(refusal({"CreationRate=0"}),
+            "--param CreationRate=0: synthetic traffic is off (CreationRate 0) and this run has "
+            "no pattern file (PatternFile): nothing would be sent");
+  EXPECT_EQ(refusal({"CreationRate=0", "PatternFile=/tmp/app.cpf"}), "accepted");
+  AbiValues pattern_only = tables();
+  pattern_only.f64[NDL_P_CreationRate] = 0;
+  EXPECT_EQ(refusal({"PatternFile="}, pattern_only),
+            "--param CreationRate=0 (compiled in): synthetic traffic is off (CreationRate 0) "
+            "and this run has no pattern file (PatternFile): nothing would be sent");
+}
+
 TEST(ParamRules, EnumsTakeNamesAndSeedsTheWholeRange) {
   AbiValues v = tables();
   std::string error;

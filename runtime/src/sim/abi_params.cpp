@@ -223,6 +223,22 @@ bool applyAbiParams(AbiValues& values, const std::vector<std::string>& assignmen
     }
     expand = 0.0;
   }
+  // The predictive path's timings act only with a predictor, which is compiled in.
+  if (values.i64[NDL_P_Predictor] == 0) {
+    for (std::string_view name : {"PredictHeaderClocks", "PredictorLatencyClocks"}) {
+      if (wasGiven(name)) {
+        return fail(named(name, ""),
+                    "has no effect: this simulator has no predictor; write (Predictor Name) "
+                    "and (PredictivePath ...) in the program and rebuild (docs/prediction.md)");
+      }
+    }
+  }
+  // A rate of 0 switches synthetic traffic off; then a pattern file must be the load.
+  if (values.f64[NDL_P_CreationRate] == 0 && values.str[NDL_P_PatternFile].empty()) {
+    return fail(named("CreationRate", "0"),
+                "synthetic traffic is off (CreationRate 0) and this run has no pattern file "
+                "(PatternFile): nothing would be sent");
+  }
   return true;
 }
 
