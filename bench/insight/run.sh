@@ -10,12 +10,7 @@
 # per point (default 5); DOCS=docs copies the figures to docs/insight/ and
 # refreshes the generated tables of docs/insight.md.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-ndlc="${NDLC:-$root/build/ndlc}"
-if [ ! -x "$ndlc" ]; then
-  cmake -S "$root" -B "$root/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-  cmake --build "$root/build" --target ndlc -j "$(nproc)"
-fi
+. "$(dirname "$0")/../ndlc.sh"
 args=(--ndlc "$ndlc" --out "${1:-$root/bench/insight/out}" --jobs "${JOBS:-$(nproc)}"
       --seeds "${SEEDS:-5}")
 [ -n "${DOCS:-}" ] && args+=(--docs "$DOCS")

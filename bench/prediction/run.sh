@@ -6,12 +6,7 @@
 # NDLC=path/to/ndlc overrides the compiler (default build/ndlc, built if missing); JOBS=N the
 # parallelism (default: all cores). Progress goes to stderr.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-ndlc="${NDLC:-$root/build/ndlc}"
-if [ ! -x "$ndlc" ]; then
-  cmake -S "$root" -B "$root/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-  cmake --build "$root/build" --target ndlc -j "$(nproc)"
-fi
+. "$(dirname "$0")/../ndlc.sh"
 out="${1:-$root/bench/prediction/out}"
 shift || true
 exec python3 "$root/bench/prediction/reproduce.py" --ndlc "$ndlc" --out "$out" \

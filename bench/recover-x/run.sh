@@ -8,12 +8,7 @@
 # missing); JOBS=N the parallelism (default: all cores); DOCS=docs copies the
 # figures to docs/recover-x-*.{png,svg}. Progress goes to stderr.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-ndlc="${NDLC:-$root/build/ndlc}"
-if [ ! -x "$ndlc" ]; then
-  cmake -S "$root" -B "$root/build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-  cmake --build "$root/build" --target ndlc -j "$(nproc)"
-fi
+. "$(dirname "$0")/../ndlc.sh"
 args=(--ndlc "$ndlc" --out "${1:-$root/bench/recover-x/out}" --jobs "${JOBS:-$(nproc)}")
 [ -n "${DOCS:-}" ] && args+=(--docs "$DOCS")
 exec python3 "$root/bench/recover-x/reproduce.py" "${args[@]}"
