@@ -30,7 +30,26 @@ std::string printParameters(const Parameters& p) {
            : fmt::format("{}bit = {} flits", p.packetBits, p.packetFlits));
   line(FormId::NetworkDataSize, fmt::format("{}bit (header {}bit)", p.dataBits, p.headerBits));
   line(FormId::NodeBufferSize, fmt::format("{} flits per virtual channel", p.bufferFlits));
-  line(FormId::NodeHardwareDelay, routerClocks(p.routerDelayClocks, p.headerDelayNetworkClocks));
+  if (p.pipelineClocks.empty())
+    line(FormId::NodeHardwareDelay, routerClocks(p.routerDelayClocks, p.headerDelayNetworkClocks));
+  else
+    out += fmt::format("NodeHardwareDelay = {} (RouterPipeline's IB + RC + VA + SA)\n",
+                       routerClocks(p.routerDelayClocks, p.headerDelayNetworkClocks));
+  if (!p.pipelineClocks.empty()) {
+    std::string stages;
+    for (size_t k = 0; k < p.pipelineClocks.size(); ++k)
+      stages += fmt::format("{}{} {}", k ? ", " : "", kPipelineStageNames[k], p.pipelineClocks[k]);
+    line(FormId::RouterPipeline, stages + " router clocks");
+  }
+  if (!p.predictorName.empty()) {
+    line(FormId::Predictor, p.predictorName);
+    line(FormId::PredictivePath,
+         fmt::format("IB {}, ST {} router clocks{}", p.predictHeaderClocks, p.pipelineFlitClocks,
+                     p.routerHz == p.networkHz
+                         ? std::string()
+                         : fmt::format(" (IB {} network clocks)", p.predictHeaderNetworkClocks)));
+    line(FormId::PredictorLatency, fmt::format("{} clocks", p.predictorLatencyNetworkClocks));
+  }
   line(FormId::LinkDelay, fmt::format("{} clocks", p.linkDelayClocks));
   line(FormId::CreditDelay, fmt::format("{} clocks", p.creditDelayClocks));
   line(FormId::MessageCreationRate,
