@@ -32,7 +32,7 @@ NOT_FORMATTED = ("editors/vscode/test/", "tests/lit/diagnostics/", "tests/lit/ch
 # Checks that run a 4,096-node dependency analysis or long traces (3 to 60 s each,
 # up to a quarter of an hour under sanitizers): the examples' modules are compared all the same.
 SLOW_CHECK = ("examples/workloads/torus2d.ndl", "examples/workloads/torus3d.ndl",
-              "examples/pipeline/seven-stage-16ary-3cube.ndl",
+              "examples/pipeline/seven-stage-16ary-3cube.ndl", "examples/prediction/cube16-ad.ndl",
               "examples/insight/rdt.ndl", "examples/insight/rdt-64x64.ndl",
               "grammar/examples/insight-figure1.ndl", "tests/lit/build/memoize.ndl",
               "tests/fuzz/regressions/evaluator/long_loop.ndl")
