@@ -4,6 +4,8 @@
   takes the predictive path (IB 1, ST 1) instead of the 7-clock pipeline: the one-way latency
   is 3 routers x (7 - 2) clocks lower, and equals, to the clock, that of a router whose whole
   pipeline is (IB 1) (ST 1).
+- Detection ports written in NDL (stdlib detection-port): Oracle that does not predict at
+  m = 2 and m = 3 columns pays the 7-clock pipeline at exactly those routers.
 - A predictor that never predicts measures exactly what the 7-clock router measures without
   a predictor, under load.
 - Hit and PST rates lie in [0, 1]; Oracle hits every prediction; the predictor is served
@@ -67,6 +69,32 @@ pr = oracle["prediction"]
 check("Oracle at zero load: every hop predicted and hit (hit rate 1, PST rate 1)",
       pr["hit_rate"] == 1.0 and pr["pst_rate"] == 1.0 and pr["hops"] == pr["hits"] > 0, str(pr))
 check("no prediction section without a predictor", "prediction" not in seven)
+
+# ---- detection ports written in NDL: Oracle that does not predict at the m detection columns
+# of each dimension (stdlib detection-port). On the row 0 -> 2 and back, the columns of k = 3
+# are 0 and 2 for m = 2 (round(3/2) = 2) and 0, 1, 2 for m = 3. A header from the injection
+# port is never at one. m = 2: of each way's 3 routers, the last (column 2 on the way out,
+# column 0 back) takes the 7-clock pipeline; m = 3: the middle one too.
+def oracle_at_detection(m):
+    return (f'(import "predictors")\n(define-predictor (OracleM)\n'
+            f'  (OnForward (push history (out-port)))\n'
+            f'  (if (detection-port {m} (injected) (arrived-along) current) (no-port)\n'
+            f'      (if (= current dest) (ejection-port)\n'
+            f'          (let ((d (first-difference current dest 0)))\n'
+            f'            (port d (direction (coord current d) (coord dest d) (radix d) (wraps d)))))))\n'
+            f'(Predictor OracleM)\n' + PST)
+
+
+for m, normal_routers in ((2, 1), (3, 2)):
+    det = run(NDLC, OUT, f"line-detect-{m}", LINE + SEVEN + oracle_at_detection(m))
+    extra = det["latency_cycles"]["message"]["max"] - oracle["latency_cycles"]["message"]["max"]
+    check(f"detection columns m = {m}: one way {normal_routers} x (7 - 2) clocks above Oracle",
+          extra == normal_routers * 5, f"{extra} clocks")
+    dp = det["prediction"]
+    check(f"detection columns m = {m}: {normal_routers} of 3 heads per way not predicted, "
+          "the others hit",
+          dp["hops"] == pr["hops"] and dp["hits"] == dp["predictions"]
+          and (dp["hops"] - dp["predictions"]) * 3 == dp["hops"] * normal_routers, str(dp))
 
 # ---- a predictor that never predicts: the 7-clock router's results, under load
 TORUS = """(Topology (Torus 4 4 4))
