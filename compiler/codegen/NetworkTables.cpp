@@ -87,6 +87,7 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
         fmt::format("IB {} ST {}", p.predictHeaderClocks, p.pipelineFlitClocks);
     i[NDL_P_PredictHeaderClocks] = p.predictHeaderNetworkClocks;
     i[NDL_P_PredictorLatencyClocks] = p.predictorLatencyNetworkClocks;
+    i[NDL_P_MispredictionCheck] = runtimeCode("MispredictionCheck", p.mispredictionCheck);
     i[NDL_P_PortStateCount] = static_cast<int64_t>(network.portStates.size());
     for (const elab::RingShape& ring : elab::portStateShapes(network, program.defs)) {
       t.portStates.push_back(ring.capacity);

@@ -16,6 +16,7 @@ enum class ValueKind : uint8_t {
   DeadlockHandling,  // enum
   QueueOverflow,     // enum
   VcAllocation,      // enum
+  MispredictionCheck,  // enum
   Selection,         // enum
   Traffic,           // enum, or (HotSpot ratio (Nodes ...))
   Size,              // 32bit, 8byte, 2flit

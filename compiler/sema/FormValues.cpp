@@ -23,6 +23,7 @@ std::string_view exampleValue(ValueKind k) {
     case ValueKind::DeadlockHandling: return "Drop";
     case ValueKind::QueueOverflow: return "Block";
     case ValueKind::VcAllocation: return "Atomic";
+    case ValueKind::MispredictionCheck: return "None";
     case ValueKind::Selection: return "MostCredits";
     case ValueKind::Traffic: return "Uniform";
     case ValueKind::Size: return "32bit";
@@ -51,6 +52,7 @@ std::string enumTypeOf(ValueKind k) {
     case ValueKind::DeadlockHandling: return "DeadlockHandling";
     case ValueKind::QueueOverflow: return "QueueOverflow";
     case ValueKind::VcAllocation: return "VcAllocation";
+    case ValueKind::MispredictionCheck: return "MispredictionCheck";
     case ValueKind::Selection: return "Selection";
     case ValueKind::Traffic: return "Traffic";
     default: return "";
@@ -94,6 +96,7 @@ class Reader {
       case ValueKind::DeadlockHandling:
       case ValueKind::QueueOverflow:
       case ValueKind::VcAllocation:
+      case ValueKind::MispredictionCheck:
         return one(args, where) && enumValue(*args[0], enumTypeOf(info_.kind), out.enumValue);
       case ValueKind::Traffic: return one(args, where) && traffic(*args[0], out.traffic);
       case ValueKind::Size:

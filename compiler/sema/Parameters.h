@@ -119,6 +119,9 @@ struct Parameters {
   int64_t predictHeaderClocks = 0;
   int64_t predictHeaderNetworkClocks = 0;
   int64_t predictorLatencyNetworkClocks = 4;
+  // (MispredictionCheck None): a miss is found after RC, and a copy of the packet has left by
+  // the predicted port (docs/prediction.md); HintBits, the default, finds it at IB.
+  EnumId mispredictionCheck = EnumId::MispredictionCheck_HintBits;
 
   // Runs and output.
   int64_t seed = 1;

@@ -49,6 +49,7 @@ std::string printParameters(const Parameters& p) {
                          ? std::string()
                          : fmt::format(" (IB {} network clocks)", p.predictHeaderNetworkClocks)));
     line(FormId::PredictorLatency, fmt::format("{} clocks", p.predictorLatencyNetworkClocks));
+    line(FormId::MispredictionCheck, std::string(enumInfo(p.mispredictionCheck).name));
   }
   line(FormId::LinkDelay, fmt::format("{} clocks", p.linkDelayClocks));
   line(FormId::CreditDelay, fmt::format("{} clocks", p.creditDelayClocks));

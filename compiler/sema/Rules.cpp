@@ -403,7 +403,7 @@ class Resolver {
   // docs/prediction.md).
   void predictivePath(std::string_view routerClock) {
     const bool predictor = given(FormId::Predictor);
-    for (FormId id : {FormId::PredictivePath, FormId::PredictorLatency}) {
+    for (FormId id : {FormId::PredictivePath, FormId::PredictorLatency, FormId::MispredictionCheck}) {
       if (given(id) && !predictor) {
         error(DiagKind::ConflictingForms, id,
               fmt::format("{} has no effect without a (Predictor ...)", formInfo(id).name))
@@ -411,6 +411,7 @@ class Resolver {
       }
     }
     if (!predictor) return;
+    if (ok(FormId::MispredictionCheck)) mispredictionCheck();
     if (!given(FormId::PredictivePath)) {
       error(DiagKind::MissingForm, FormId::Predictor,
             "a Predictor needs the stages a predicted header takes: PredictivePath is missing")
@@ -430,6 +431,34 @@ class Resolver {
                                 (*clocks)[1], (*clocks)[1] == 1 ? "" : "s",
                                 p_.pipelineFlitClocks))
           .withHint(fmt::format("write (ST {}clock), as in RouterPipeline", p_.pipelineFlitClocks));
+    }
+  }
+
+  // (MispredictionCheck None): the packet sends its copy the wrong way from its buffer and then
+  // leaves the right way, so the buffer must hold all of it; and a copy is no message, so a
+  // deadlock handling that drops packets would have nothing to account it to.
+  void mispredictionCheck() {
+    p_.mispredictionCheck = v_[FormId::MispredictionCheck].enumValue;
+    if (p_.mispredictionCheck != EnumId::MispredictionCheck_None) return;
+    if (p_.flowControl == EnumId::FlowControl_Wormhole) {
+      Diagnostic& d =
+          error(DiagKind::ConflictingForms, FormId::MispredictionCheck,
+                "(MispredictionCheck None) needs a buffer that holds the whole packet: a "
+                "mispredicted packet's copy leaves from it, then the packet itself; under "
+                "Wormhole it may not fit")
+              .withHint("use (FlowControlMethod VirtualCutThrough), seed 001's, or keep the hint "
+                        "bits");
+      if (given(FormId::FlowControlMethod))
+        d.note(valueRange(FormId::FlowControlMethod), "the flow control is given here");
+    }
+    if (p_.deadlockHandling != EnumId::DeadlockHandling_Avoid &&
+        p_.deadlockHandling != EnumId::DeadlockHandling_Detect) {
+      error(DiagKind::ConflictingForms, FormId::MispredictionCheck,
+            fmt::format("(MispredictionCheck None) sends copies of packets that are no message's; "
+                        "(DeadlockHandling {}) drops packets and would have to account them",
+                        enumInfo(p_.deadlockHandling).name))
+          .withHint("write (DeadlockHandling Avoid) with a routing whose VC classes are deadlock "
+                    "free, as seed 001's dimension order with dateline classes");
     }
   }
 

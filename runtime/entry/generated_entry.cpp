@@ -136,6 +136,7 @@ ndl::rt::SimParams makeParams(const ndl::rt::AbiValues& values) {
     p.predictive_path = ndl_params_str[NDL_P_PredictivePath];
     p.predict_header_clocks = static_cast<int32_t>(i[NDL_P_PredictHeaderClocks]);
     p.predictor_latency_clocks = static_cast<int32_t>(i[NDL_P_PredictorLatencyClocks]);
+    p.misprediction_check_none = i[NDL_P_MispredictionCheck] == 1;
     for (int64_t k = 0; k < i[NDL_P_PortStateCount]; ++k)
       p.port_rings.push_back(
           {ndl_port_states[3 * k], ndl_port_states[3 * k + 1], ndl_port_states[3 * k + 2]});

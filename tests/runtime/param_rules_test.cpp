@@ -161,6 +161,19 @@ TEST(ParamRules, PredictorTimingsNeedAPredictor) {
   predicting.i64[NDL_P_Predictor] = 1;
   EXPECT_EQ(refusal({"PredictHeaderClocks=3", "PredictorLatencyClocks=2"}, predicting),
             "accepted");
+  EXPECT_NE(refusal({"MispredictionCheck=None"}).find("has no effect"), std::string::npos);
+}
+
+TEST(ParamRules, NoHintBitsNeedWholePacketBuffers) {
+  AbiValues predicting = tables();
+  predicting.i64[NDL_P_Predictor] = 1;
+  predicting.i64[NDL_P_FlowControl] = *paramEnumCode("FlowControl", "VirtualCutThrough");
+  EXPECT_EQ(refusal({"MispredictionCheck=None"}, predicting), "accepted");
+  EXPECT_EQ(refusal({"MispredictionCheck=None", "FlowControl=Wormhole"}, predicting),
+            "--param MispredictionCheck=None: needs a buffer that holds the whole packet (a "
+            "mispredicted packet's copy leaves from it, then the packet itself); FlowControl is "
+            "Wormhole: give FlowControl=VirtualCutThrough, or MispredictionCheck=HintBits");
+  EXPECT_NE(refusal({"MispredictionCheck=Later"}, predicting).find("Later"), std::string::npos);
 }
 
 TEST(ParamRules, AZeroRateNeedsAPatternFile) {

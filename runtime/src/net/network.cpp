@@ -209,6 +209,8 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
     predict_->route = params.route_fn;
     predict_->header_delay = params.predict_header_clocks;
     predict_->latency = params.predictor_latency_clocks;
+    predict_->check_none = params.misprediction_check_none;
+    if (predict_->check_none) predict_->copy_of.assign(vc_count_, kNone);
     predict_->rings.init(params.port_rings, ports);
     predict_->served.assign(routers_, Prediction::Served{});
   }

@@ -225,13 +225,24 @@ bool applyAbiParams(AbiValues& values, const std::vector<std::string>& assignmen
   }
   // The predictive path's timings act only with a predictor, which is compiled in.
   if (values.i64[NDL_P_Predictor] == 0) {
-    for (std::string_view name : {"PredictHeaderClocks", "PredictorLatencyClocks"}) {
+    for (std::string_view name :
+         {"PredictHeaderClocks", "PredictorLatencyClocks", "MispredictionCheck"}) {
       if (wasGiven(name)) {
         return fail(named(name, ""),
                     "has no effect: this simulator has no predictor; write (Predictor Name) "
                     "and (PredictivePath ...) in the program and rebuild (docs/prediction.md)");
       }
     }
+  }
+  // MispredictionCheck=None: the copy and then the packet leave from one buffer, which must hold
+  // the whole packet (the checker's rule, docs/prediction.md).
+  if (values.i64[NDL_P_MispredictionCheck] == 1 &&
+      values.i64[NDL_P_FlowControl] ==
+          *paramEnumCode("FlowControl", "Wormhole")) {
+    return fail(named("MispredictionCheck", "None"),
+                "needs a buffer that holds the whole packet (a mispredicted packet's copy leaves "
+                "from it, then the packet itself); FlowControl is Wormhole: give "
+                "FlowControl=VirtualCutThrough, or MispredictionCheck=HintBits");
   }
   // A rate of 0 switches synthetic traffic off; then a pattern file must be the load.
   if (values.f64[NDL_P_CreationRate] == 0 && values.str[NDL_P_PatternFile].empty()) {

@@ -79,6 +79,7 @@ struct Simulator::State {
   std::vector<uint32_t> cycle;  // scratch of the deadlock search
   int64_t flit_hops = 0;
   int64_t router_ticks = 0;
+  int64_t copies_freed = 0;  // mispredicted copies whose last flit was discarded
   bool ran = false;
 };
 
@@ -120,7 +121,9 @@ HeldCounts Simulator::State::held() const {
     ++h.messages;
     h.packets += m.packets - m.injected;
   });
-  store.packets.forEachLive([&](const Packet& p) { h.packets += p.dropped == 0; });
+  // A mispredicted copy is no message's packet (docs/prediction.md).
+  store.packets.forEachLive(
+      [&](const Packet& p) { h.packets += p.dropped == 0 && p.mispredicted == 0; });
   h.queued_messages = sources.queuedMessages();
   return h;
 }
@@ -176,7 +179,10 @@ void Simulator::State::account(int64_t c) {
     store.packets.release(arrival.packet);
   }
   if (arrivals != &log.arrivals) arrivals->clear();
-  for (uint32_t id : log.freed) store.packets.release(id);
+  for (uint32_t id : log.freed) {
+    copies_freed += store.packets[id].mispredicted;
+    store.packets.release(id);
+  }
   flit_hops += log.flit_hops;
   log.flit_hops = 0;
 }
@@ -564,6 +570,10 @@ Results Simulator::run(const RunOptions& options) {
       out.predictive_path = s.params.predictive_path;
       out.prediction = pr->counters;
       out.port_state_bytes = static_cast<int64_t>(pr->rings.bytes());
+      out.misprediction_check_none = pr->check_none;
+      // Counted apart from the network's counters: from the records freed and still held.
+      out.copies_freed = s.copies_freed;
+      s.store.packets.forEachLive([&](const Packet& p) { out.copies_in_flight += p.mispredicted; });
     }
     out.token_held_clocks = s.net.tokenHeldClocks(out.cycles);
     out.class_grants.assign(k, 0);

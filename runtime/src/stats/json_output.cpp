@@ -73,7 +73,8 @@ nlohmann::json application(const ApplicationResult& a, double ns) {
 }
 
 // Hit rate over predictions, PST rate over all hops (docs/prediction.md); per kind of input
-// port and in all. With hint bits no mispredicted packet travels: the miss is known at IB.
+// port and in all. With hint bits no mispredicted packet travels: the miss is known at IB;
+// without (MispredictionCheck None) a miss sends a copy the wrong way.
 nlohmann::json prediction(const Results& r) {
   const PredictionCounters& c = r.prediction;
   auto figures = [](int64_t heads, int64_t predictions, int64_t hits, int64_t busy, int64_t lost) {
@@ -90,11 +91,17 @@ nlohmann::json prediction(const Results& r) {
                              c.hits[0] + c.hits[1], c.busy[0] + c.busy[1], c.lost[0] + c.lost[1]);
   j["predictor"] = r.predictor;
   j["predictive_path"] = r.predictive_path;
-  j["mispredicted_packets"] = 0;
-  j["discarded_flits"] = 0;
+  j["misprediction_check"] = r.misprediction_check_none ? "None" : "HintBits";
+  j["mispredicted_packets"] = c.mispredicted[0] + c.mispredicted[1];
+  j["mispredicted_found"] = c.found;
+  j["discarded_flits"] = c.discarded_flits;
+  j["mispredicted_freed"] = r.copies_freed;
+  j["mispredicted_in_flight"] = r.copies_in_flight;
   j["port_state_bytes"] = r.port_state_bytes;
   j["network_ports"] = figures(c.heads[0], c.predictions[0], c.hits[0], c.busy[0], c.lost[0]);
   j["injection_ports"] = figures(c.heads[1], c.predictions[1], c.hits[1], c.busy[1], c.lost[1]);
+  j["network_ports"]["mispredicted_packets"] = c.mispredicted[0];
+  j["injection_ports"]["mispredicted_packets"] = c.mispredicted[1];
   return j;
 }
 

@@ -137,6 +137,11 @@ std::string formatReport(const Results& r) {
                      predictions > 0 ? static_cast<double>(hits) / predictions : 0.0, predictions,
                      heads > 0 ? static_cast<double>(hits - lost) / heads : 0.0, heads, lost,
                      c.hits[0], c.predictions[0], c.hits[1], c.predictions[1]);
+    if (r.misprediction_check_none)
+      s += fmt::format("mispredicted packets (no hint bits): {} sent the wrong way, {} found and "
+                       "discarded ({} flits), {} still travelling\n",
+                       c.mispredicted[0] + c.mispredicted[1], c.found, c.discarded_flits,
+                       r.copies_in_flight);
   }
   if (r.class_names.size() > 1 || !r.recovery_field.empty()) {
     s += "vc classes (packets granted, whole run):";

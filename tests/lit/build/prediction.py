@@ -17,8 +17,12 @@
   often than LastPort (seed 001: SS is the better of the two there).
 - `ndlc info` gives the hop on both paths (7 and 2 clocks) and counts the rings in the
   memory estimate exactly as the simulator allocates them.
+- Without hint bits (MispredictionCheck None), on the row: one copy per message crosses
+  exactly 2 extra links and is discarded where no port is predicted; the packet leaves
+  flits - 5 clocks later, after its copy's tail.
 - Conservation, counted from the run's records, with predicted headers in flight when the
-  run stops.
+  run stops; without hint bits, with copies in flight: sent = freed + held, and the copies
+  cost accepted throughput.
 Prints one line per check; exits non-zero at the first failure.
 """
 import pathlib
@@ -95,6 +99,35 @@ for m, normal_routers in ((2, 1), (3, 2)):
           "the others hit",
           dp["hops"] == pr["hops"] and dp["hits"] == dp["predictions"]
           and (dp["hops"] - dp["predictions"]) * 3 == dp["hops"] * normal_routers, str(dp))
+
+# ---- without hint bits (MispredictionCheck None): a predictor that sends every injected header
+# up (Y+) and every other straight on. On the row 0 -> 2 and back each way's first prediction
+# misses: a copy of the packet leaves by Y+ and, followed straight on, crosses 2 links to the
+# top row, where the router has no Y+ port and so no prediction: RC finds the copy there and it
+# is discarded. The others hit or name a port the router does not have.
+WRONG = ('(import "predictors")\n(define-predictor (UpFirst)\n'
+         '  (OnForward (push history (out-port)))\n'
+         '  (if (injected) (port 1 1) (arrived-along)))\n(Predictor UpFirst)\n' + PST
+         + "(DeadlockHandling Avoid)\n")
+hint = run(NDLC, OUT, "line-upfirst-hint", LINE + SEVEN + WRONG)
+none = run(NDLC, OUT, "line-upfirst-none", LINE + SEVEN + WRONG + "(MispredictionCheck None)\n")
+flits = none["config"]["NetworkPacketSize_flits"]
+ways = none["messages"]["delivered"]
+hp, np_ = hint["prediction"], none["prediction"]
+check("hint bits: a miss sends nothing the wrong way; the links carry what the 7-clock router's do",
+      hp["mispredicted_packets"] == 0 and hint["flit_hops"] == seven["flit_hops"], str(hp))
+check("no hint bits: one copy per message, each found and discarded, its flits counted",
+      np_["mispredicted_packets"] == ways == np_["mispredicted_found"] == np_["mispredicted_freed"]
+      and np_["mispredicted_in_flight"] == 0 and np_["discarded_flits"] == ways * flits, str(np_))
+check("no hint bits: each copy crosses exactly 2 extra links (flit hops counted by the links)",
+      none["flit_hops"] - hint["flit_hops"] == ways * flits * 2,
+      f"{none['flit_hops']} - {hint['flit_hops']} for {ways} copies of {flits} flits")
+# The source's VC sends the copy's flits from the predictive path's clock (IB 1) on, one a
+# clock; the packet itself leaves the clock after the copy's tail, not at the normal
+# pipeline's 6: each way is exactly flits - (6 - 1) clocks later.
+delay = none["latency_cycles"]["message"]["max"] - hint["latency_cycles"]["message"]["max"]
+check("no hint bits: the packet leaves after its copy's tail, flits - 5 clocks later than with them",
+      delay == flits - 5, f"{delay} clocks, {flits}-flit packets")
 
 # ---- a predictor that never predicts: the 7-clock router's results, under load
 TORUS = """(Topology (Torus 4 4 4))
@@ -197,3 +230,31 @@ pk = busy["packets"]
 check("past saturation with a predictor: packets created = delivered + dropped + in flight",
       pk["created"] == pk["delivered"] + pk["dropped"] + pk["in_flight"] and pk["in_flight"] > 0
       and busy["conservation"]["holds"], str(pk))
+
+# ---- without hint bits, past saturation: copies in flight when the run stops. Copies are
+# counted as they are sent (the network), as their records are freed and as records still held
+# (the simulator): sent = freed + held. Packets' conservation leaves them out. The copies take
+# link bandwidth from the packets: fewer flits are accepted than with hint bits.
+LP_M2 = ('(import "predictors")\n(define-predictor (LastPortM2)\n'
+         '  (OnForward (push history (out-port)))\n'
+         '  (if (detection-port 2 (injected) (arrived-along) current) (no-port)\n'
+         '      (if (= (ring-length history) 0) (no-port) (ring-ref history 0))))\n'
+         '(Predictor LastPortM2)\n' + PST)
+SATURATED = (TORUS.replace("(MessageCreationRate 2%)", "(MessageCreationRate 30%)")
+             .replace("(MessageCreationMax 3000)",
+                      "(MessageCreationMax 100000000)\n(SimulationTime 4000clock)") + SEVEN + LP_M2)
+busy_hint = run(NDLC, OUT, "torus-busy-hint", SATURATED, status="time_limit")
+busy_none = run(NDLC, OUT, "torus-busy-none", SATURATED + "(MispredictionCheck None)\n",
+                status="time_limit")
+pk, bp = busy_none["packets"], busy_none["prediction"]
+check("no hint bits, past saturation: packets created = delivered + dropped + in flight",
+      pk["created"] == pk["delivered"] + pk["dropped"] + pk["in_flight"] and pk["in_flight"] > 0
+      and busy_none["conservation"]["holds"], str(pk))
+check("no hint bits: copies sent = copies freed + copies held, some still travelling",
+      bp["mispredicted_packets"] == bp["mispredicted_freed"] + bp["mispredicted_in_flight"]
+      and bp["mispredicted_in_flight"] > 0 and bp["mispredicted_freed"] > 0
+      and bp["mispredicted_found"] >= bp["mispredicted_freed"], str(bp))
+acc_hint = busy_hint["throughput"]["accepted_flits_per_node_cycle"]
+acc_none = busy_none["throughput"]["accepted_flits_per_node_cycle"]
+check("past saturation the copies cost accepted throughput (seed 001, figure 5)",
+      acc_none < acc_hint, f"{acc_none:.4f} without hint bits, {acc_hint:.4f} with")

@@ -45,6 +45,11 @@ BASES = {
                "(RouterPipeline (IB 1clock) (RC 3clock) (VA 1clock) (SA 1clock) (ST 1clock))\n"
                "(Predictor LastPort)\n(PredictivePath (IB 1clock) (ST 1clock))\n"
                "(PredictorLatency 4clock)\n" + COMMON,
+    # Without hint bits a packet's copy leaves from its buffer first: cut-through.
+    "predict-vct": "(Topology (Torus 4 4))\n(RoutingAlgorithm DimensionOrder)\n(VirtualChannels 2)\n"
+                   "(DeadlockHandling Avoid)\n(MessageCreationRate 4%)\n(import \"predictors\")\n"
+                   "(Predictor LastPort)\n(PredictivePath (IB 1clock) (ST 0clock))\n"
+                   + COMMON.replace("Wormhole", "VirtualCutThrough"),
     # A recovery routing reads RecoveryTimeout.
     "recovery": "(Topology (Torus 4 4))\n(RoutingAlgorithm RecoverX)\n(VirtualChannels 3)\n"
                 "(DeadlockHandling Detect)\n(MessageCreationRate 30%)\n"
@@ -82,6 +87,7 @@ CASES = [
     ("Predictor", "StaticStraight", "predict"),
     ("PredictivePath", "(IB 0clock) (ST 1clock)", "predict"),
     ("PredictorLatency", "0clock", "predict"),
+    ("MispredictionCheck", "None", "predict-vct"),
     ("DeadlockHandling", "Detect", "interval"),
     ("RecoveryTimeout", "4clock", "recovery"),
     ("DeadlockTimeout", "500clock", "rate"),

@@ -61,11 +61,18 @@ struct InputVc {
   // output VCs (every tier) are then kept in out_port, out_ovc and spare, unused until a grant.
   // kPredicted: the header took the predictive path and asks for its output VC at the lowest
   // priority (a tentative reservation; docs/prediction.md).
+  // Without hint bits (MispredictionCheck None): kToPredicted: it asks for any VC of the
+  // predicted port, kept in spare, in place of the routing's candidates; kCopy: the front
+  // packet is a mispredicted copy, which follows predictions; kCopyPass: the VC is sending the
+  // copy of its front packet, whose flits stay until the packet itself leaves.
   uint8_t flags = 0;
   static constexpr uint8_t kCollided = 1;
   static constexpr uint8_t kQueued = 2;
   static constexpr uint8_t kBlocked = 4;
   static constexpr uint8_t kPredicted = 8;
+  static constexpr uint8_t kToPredicted = 16;
+  static constexpr uint8_t kCopy = 32;
+  static constexpr uint8_t kCopyPass = 64;
   static constexpr int kBlockedBits = 24;
   uint32_t blockedCandidates() const {
     return out_port | static_cast<uint32_t>(out_ovc) << 8 | static_cast<uint32_t>(spare) << 16;
@@ -386,7 +393,17 @@ class Network {
   std::unique_ptr<Prediction> predict_;
   void predictHead(int32_t r, uint32_t gv, InputVc& v, uint32_t since, uint32_t now,
                    const Packet& p);
-  void lostReservation(int32_t r, InputVc& v);
+  void lostReservation(int32_t r, uint32_t gv, InputVc& v, const PacketStore& store);
+  // Without hint bits: the request for any free VC of the predicted port, the grant's start
+  // of a copy pass, a flit of the copy, and a copy found at a port that does not predict.
+  bool predictedRequest(uint32_t gv, const InputVc& v, const RouterFrame& f,
+                        const PacketStore& store, int& o, uint64_t& want, int& first,
+                        uint64_t& header) const;
+  void startPredictedMove(int32_t r, uint32_t gv, InputVc& v, PacketStore& store);
+  void moveCopyFlit(int32_t r, uint32_t gv, int l, const RouterFrame& f, int64_t c,
+                    CycleLog& log);
+  void discardCopy(InputVc& v, const Packet& p);
+  void toPredicted(InputVc& v, uint32_t since, int32_t port);
   void forwarded(int32_t r, uint32_t gv, const InputVc& v, int32_t out_code, int64_t c,
                  const PacketStore& store);
   void applyUpdates(int64_t c);

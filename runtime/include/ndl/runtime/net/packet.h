@@ -43,6 +43,9 @@ struct Packet {
   uint8_t dropped = 0;
   uint8_t src_local = 0;  // the sending endpoint among its router's (below kMaxPorts)
   uint8_t dst_local = 0;  // the receiving endpoint among its router's: it ejects at deg + this
+  // A mispredicted packet's copy (MispredictionCheck None, docs/prediction.md): no message's,
+  // never delivered; it follows predictions until a port that does not predict discards it.
+  uint8_t mispredicted = 0;
 };
 
 static_assert(sizeof(Packet) == 40, "packets stay 40 bytes: the endpoint fields use padding");

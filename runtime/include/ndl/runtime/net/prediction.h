@@ -118,6 +118,12 @@ struct PredictionCounters {
   int64_t hits[2] = {};         // the prediction among the routing's candidates: PST path
   int64_t busy[2] = {};         // not predicted: the router's predictor served another header
   int64_t lost[2] = {};         // hits whose tentative reservation failed: the normal path
+  // Without hint bits (MispredictionCheck None): copies sent the wrong way, by the kind of
+  // port whose miss sent them; and copies found at a port that does not predict, with their
+  // flits (all of a copy's flits are thrown away once it is found).
+  int64_t mispredicted[2] = {};
+  int64_t found = 0;
+  int64_t discarded_flits = 0;
 };
 
 // An OnForward update on its way to its port's rings.
@@ -135,6 +141,8 @@ struct Prediction {
   RouteFn route = nullptr;   // the hit check asks the routing at once
   int32_t header_delay = 1;  // PredictivePath's IB, link clocks
   int32_t latency = 4;       // PredictorLatency, link clocks
+  bool check_none = false;   // MispredictionCheck None: a miss sends a copy the wrong way
+  std::vector<uint32_t> copy_of;  // per input VC in a copy pass: the copy's packet id
   PortRings rings;
   // Per router, the predictor's service: the router clock (+ 1) of its last prediction, the
   // head it served then, and the round-robin pointer, the local VC after the one served at
@@ -146,7 +154,10 @@ struct Prediction {
     uint8_t local = 0;   // and its number in the router
     uint8_t next = 0;    // round robin: this local VC first
     uint8_t kind = 0;    // 0 network, 1 injection port
-    uint8_t outcome = 0;  // 0 no port predicted, 1 predicted, 2 hit
+    // 0 no port predicted, 1 predicted, 2 hit, 3 a miss whose copy goes first (None),
+    // 4 a copy following its prediction
+    uint8_t outcome = 0;
+    uint8_t restore = 0;  // the head's out_port before the prediction
   };
   std::vector<Served> served;
   // Updates in order of due clock (one latency for all), a ring buffer of a power-of-two size.

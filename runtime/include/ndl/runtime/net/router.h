@@ -56,6 +56,10 @@ struct DynamicRoute {
 NDL_HOT void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame& f, int64_t c,
                               CycleLog& log) {
   InputVc& v = vc(gv);
+  if (mayPredict() && (v.flags & InputVc::kCopyPass)) [[unlikely]] {
+    moveCopyFlit(r, gv, l, f, c, log);
+    return;
+  }
   const uint32_t packet = ring(gv)[v.head];
   v.head = static_cast<uint16_t>((v.head + 1) & depth_mask_);
   router_[r].nonempty &= ~(static_cast<uint64_t>(--v.count == 0) << l);  // no branch
@@ -332,9 +336,11 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     const int l = __builtin_ctzll(m);
     const InputVc& v = vc(vb + static_cast<uint32_t>(l));
     heads |= static_cast<uint64_t>(v.sent == 0) << l;
-    // An ejecting VC reads the router's sentinel output VC, which always has a credit.
+    // An ejecting VC reads the router's sentinel output VC, which always has a credit. A VC
+    // sending a copy (MispredictionCheck None) sends only flits that have arrived.
     const size_t at = static_cast<size_t>(ob + v.out_ovc);
-    sa_vcs |= static_cast<uint64_t>((out_vc_[at] & kCreditMask) != 0) << l;
+    const bool flit = !mayPredict() || !(v.flags & InputVc::kCopyPass) || v.sent < v.count;
+    sa_vcs |= static_cast<uint64_t>((out_vc_[at] & kCreditMask) != 0 && flit) << l;
   }
 
   // ---- stage 1b: advance the other VCs' state from what is in the buffers now
@@ -375,8 +381,14 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     if (v.state == VcState::kVcAlloc) {
       int o = 0, first = 0;
       uint64_t want = 0;
-      if (!selectRoute(r, l, v, frame, now, route, store, o, want, first, va_header[l])) {
-        if (mayPredict() && (v.flags & InputVc::kPredicted)) [[unlikely]] lostReservation(r, v);
+      // Without hint bits a predicted header asks for its predicted port, not the routing's.
+      const bool asks =
+          mayPredict() && (v.flags & InputVc::kToPredicted)
+              ? predictedRequest(gv, v, frame, store, o, want, first, va_header[l])
+              : selectRoute(r, l, v, frame, now, route, store, o, want, first, va_header[l]);
+      if (!asks) {
+        if (mayPredict() && (v.flags & InputVc::kPredicted)) [[unlikely]]
+          lostReservation(r, gv, v, store);
         continue;
       }
       if (mayPredict())
@@ -434,6 +446,8 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
           v.out_ovc = static_cast<uint8_t>(o * vcs_ + k);
           v.state = VcState::kActive;
           router_[r].owning |= uint64_t{1} << l;
+          if (mayPredict() && (v.flags & InputVc::kToPredicted)) [[unlikely]]
+            startPredictedMove(r, vb + static_cast<uint32_t>(l), v, store);
           if (mayPredict() && predict_) [[unlikely]]
             forwarded(r, vb + static_cast<uint32_t>(l), v, out_code_[pb + o], c, store);
           ++class_grants_[static_cast<size_t>(r) * classes_ + out_class_[k]];
@@ -460,7 +474,7 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
       }
       if (mayPredict() && (v.flags & InputVc::kPredicted) && v.state != VcState::kActive)
           [[unlikely]]
-        lostReservation(r, v);
+        lostReservation(r, vb + static_cast<uint32_t>(l), v, store);
     }
   }
 

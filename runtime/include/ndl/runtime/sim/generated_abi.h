@@ -36,6 +36,7 @@
   X(Predictor) /* 1: (Predictor ...) names ndl_user_predict and ndl_user_on_forward */          \
   X(PredictHeaderClocks) /* PredictivePath's IB, network clocks */                              \
   X(PredictorLatencyClocks) /* PredictorLatency, network clocks */                              \
+  X(MispredictionCheck) /* 0 HintBits, 1 None (kMispredictionCheckNames) */                     \
   X(PortStateCount) /* rings per port: ndl_port_states' rows */
 
 // Real parameters: ndl_params_f64[NDL_P_<Name>].

@@ -57,6 +57,7 @@ inline constexpr std::string_view kFlowControlNames[] = {"StoreAndForward", "Vir
 inline constexpr std::string_view kCreationProcessNames[] = {"Bernoulli", "Periodic"};
 inline constexpr std::string_view kQueueOverflowNames[] = {"Refuse", "Block"};
 inline constexpr std::string_view kVcAllocationNames[] = {"NonAtomic", "Atomic"};
+inline constexpr std::string_view kMispredictionCheckNames[] = {"HintBits", "None"};
 inline constexpr std::string_view kPatternNames[] = {"Uniform",   "BitReversal", "BitComplement",
                                                      "Transpose", "Shuffle",     "Tornado",
                                                      "Neighbor",  "HotSpot",     "AllToAll"};
@@ -128,6 +129,8 @@ inline constexpr ParamRule kParamRules[] = {
                                 "PredictivePath", "network clocks", 0, kMaxHeaderDelayClocks),
     param_rules_detail::integer("PredictorLatencyClocks", NDL_P_PredictorLatencyClocks,
                                 "PredictorLatency", "network clocks", 0, kMaxHeaderDelayClocks),
+    param_rules_detail::enumeration("MispredictionCheck", NDL_P_MispredictionCheck,
+                                    "MispredictionCheck", kMispredictionCheckNames),
     param_rules_detail::integer("LinkDelayClocks", NDL_P_LinkDelayClocks, "LinkDelay",
                                 "network clocks", 1, kMaxLinkDelayClocks),
     param_rules_detail::integer("CreditDelayClocks", NDL_P_CreditDelayClocks, "CreditDelay",

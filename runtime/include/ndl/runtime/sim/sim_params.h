@@ -104,6 +104,9 @@ struct SimParams {
   std::vector<RingSpec> port_rings;
   int32_t predict_header_clocks = 1;
   int32_t predictor_latency_clocks = 4;
+  // (MispredictionCheck None): a miss is found after RC, when a copy of the packet has left by
+  // the predicted port; false: hint bits find it at IB.
+  bool misprediction_check_none = false;
   // (RecoveryTimeout), network clocks: compiled into the routing; kept for the results.
   int64_t recovery_timeout_clocks = 0;
   // The routing's header fields: a new packet's header from header_init (none: 0), and the

@@ -247,6 +247,11 @@ struct Results {
   std::string predictive_path;
   PredictionCounters prediction;
   int64_t port_state_bytes = 0;
+  // MispredictionCheck None: the copies whose records were freed (all flits discarded) and
+  // those still held at the end, counted from the packet records.
+  bool misprediction_check_none = false;
+  int64_t copies_freed = 0;
+  int64_t copies_in_flight = 0;
   std::vector<SeriesRow> series;
   int64_t sampling_interval_clocks = 0;
   SteadyState steady_state;
