@@ -759,13 +759,16 @@ class Lowerer {
     }
   }
 
-  // Port state lives in the simulator (generated_entry.cpp): ring k of the port whose
-  // predictor runs now, k counting the program's define-port-state forms in order.
+  // Predictor state lives in the simulator (generated_entry.cpp): ring k of the port whose
+  // predictor runs now, k counting the program's define-port-state forms in order, or of its
+  // router (ndl_router_ring_*), k counting the define-router-state forms.
   llvm::Value* ring(const Expr& e) {
-    int64_t k = 0;
-    for (uint32_t i = 0; i < e.i; ++i) k += defs_.defs[i].kind == sema::DefKind::PortState;
     const sema::Definition& st = defs_.defs[static_cast<size_t>(e.i)];
-    auto call = [&](const char* name, std::vector<llvm::Value*> args) {
+    int64_t k = 0;
+    for (uint32_t i = 0; i < e.i; ++i)
+      k += defs_.defs[i].kind == sema::DefKind::PortState && defs_.defs[i].perRouter == st.perRouter;
+    auto call = [&](std::string_view op, std::vector<llvm::Value*> args) {
+      const std::string name = fmt::format("ndl_{}ring_{}", st.perRouter ? "router_" : "", op);
       std::vector<llvm::Type*> types(args.size(), i64_);
       llvm::FunctionCallee f = m_.getOrInsertFunction(
           name, llvm::FunctionType::get(e.op == Op::RingPush ? llvm::Type::getVoidTy(ctx_) : i64_,
@@ -773,18 +776,18 @@ class Lowerer {
       return b_.CreateCall(f, args);
     };
     switch (e.op) {
-      case Op::RingLength: return call("ndl_ring_length", {constant(k)});
-      case Op::RingCount: return call("ndl_ring_count", {constant(k), value(e.kids[0])});
+      case Op::RingLength: return call("length", {constant(k)});
+      case Op::RingCount: return call("count", {constant(k), value(e.kids[0])});
       case Op::RingRef: {
         llvm::Value* i = value(e.kids[0]);
-        llvm::Value* n = call("ndl_ring_length", {constant(k)});
+        llvm::Value* n = call("length", {constant(k)});
         failIf(b_.CreateOr(b_.CreateICmpSLT(i, constant(0)), b_.CreateICmpSGE(i, n)), e,
                fmt::format("(ring-ref {} k) reads past the entries the ring holds: k is 0 (the "
                            "newest) to (ring-length {}) - 1",
                            st.name, st.name));
         // A safe index after a failure: the run stops at the end of the call.
         llvm::Value* safe = b_.CreateSelect(b_.CreateICmpULT(i, n), i, constant(0));
-        return call("ndl_ring_ref", {constant(k), safe});
+        return call("ref", {constant(k), safe});
       }
       default: {
         llvm::Value* x = value(e.kids[0]);
@@ -798,7 +801,7 @@ class Lowerer {
                    ? fmt::format("(push {} x) takes a port of the network or (ejection-port)",
                                  st.name)
                    : fmt::format("(push {} x) takes a value from {} to {}", st.name, lo, hi));
-        call("ndl_ring_push", {constant(k), x});
+        call("push", {constant(k), x});
         return constant(0);
       }
     }

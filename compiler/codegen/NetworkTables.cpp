@@ -93,6 +93,7 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
       t.portStates.push_back(ring.capacity);
       t.portStates.push_back(ring.lo);
       t.portStates.push_back(ring.hi);
+      t.portStates.push_back(ring.perRouter ? 1 : 0);
     }
   }
   i[NDL_P_LinkDelayClocks] = p.linkDelayClocks;

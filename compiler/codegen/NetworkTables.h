@@ -26,7 +26,7 @@ struct SimulatorTables {
   std::vector<int64_t> classVcs;    // per network class: its VCs as a bit mask
   std::vector<int64_t> headerFields;  // per header field: offset, bits, lo, hi
   std::vector<int64_t> waitBreaks;    // elab::Network::waitBreaks
-  std::vector<int64_t> portStates;    // per port state: capacity, lowest, highest symbol
+  std::vector<int64_t> portStates;    // per state: capacity, lowest, highest symbol, per router
 };
 
 // Needs: an elaborated network whose routing is resolved. `distances`: compute the

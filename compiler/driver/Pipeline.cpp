@@ -151,7 +151,8 @@ double simulatorMemoryBytes(const FrontEndResult& result) {
   if (!result.network->graph.endpoints.empty())
     shape.endpoints = static_cast<int64_t>(result.network->graph.endpointCount());
   for (const elab::RingShape& ring : elab::portStateShapes(*result.network, result.checked->defs))
-    shape.port_state_bytes += rt::ringBytes(ring.capacity, ring.lo, ring.hi);
+    (ring.perRouter ? shape.router_state_bytes : shape.port_state_bytes) +=
+        rt::ringBytes(ring.capacity, ring.lo, ring.hi);
   return rt::estimateSimulatorBytes(shape);
 }
 

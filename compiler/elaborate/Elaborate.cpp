@@ -493,7 +493,8 @@ std::vector<RingShape> portStateShapes(const Network& net, const sema::Definitio
     const sema::Definition& st = defs.defs[d];
     const bool port = st.symbolType == sema::Type::Port;
     shapes.push_back({st.ringCapacity, port ? sema::kEjectionPortCode : st.symbolLo,
-                      port ? static_cast<int64_t>(net.graph.dimNames.size()) * 2 - 1 : st.symbolHi});
+                      port ? static_cast<int64_t>(net.graph.dimNames.size()) * 2 - 1 : st.symbolHi,
+                      st.perRouter});
   }
   return shapes;
 }

@@ -37,8 +37,9 @@ struct Network {
   // A selection written in NDL (define-selection), given by (Selection Name) or the routing's
   // (DefaultSelection Name); `selection` is then unused.
   std::optional<uint32_t> selectionDef;
-  // (Predictor Name): the define-predictor, and then every define-port-state of the program in
-  // order (the simulator allocates their rings only with a predictor; docs/prediction.md).
+  // (Predictor Name): the define-predictor, and then every define-port-state and
+  // define-router-state of the program in order (the simulator allocates their rings only with
+  // a predictor; docs/prediction.md).
   std::optional<uint32_t> predictorDef;
   std::vector<uint32_t> portStates;
   // The values of (blocked-for) at which the routing's answer for a waiting header may change,
@@ -66,6 +67,7 @@ std::optional<Network> elaborate(const sema::CheckedProgram& program, Evaluator&
 // dimensions.
 struct RingShape {
   int64_t capacity = 0, lo = 0, hi = 0;
+  bool perRouter = false;  // (define-router-state ...): one ring per router
 };
 std::vector<RingShape> portStateShapes(const Network& net, const sema::DefinitionTable& defs);
 

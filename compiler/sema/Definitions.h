@@ -134,6 +134,8 @@ struct Definition {
   int64_t ringCapacity = 0;
   Type symbolType = Type::Int;
   int64_t symbolLo = 0, symbolHi = 0;  // Port: kEjectionPortCode .. the largest port code
+  // (define-router-state ...): one ring per router in place of one per port.
+  bool perRouter = false;
   // Predictor: its (OnForward (push ...) ...) block, run when a header leaves by (out-port).
   std::optional<Expr> onForward;
   // Where the body reads or writes port state, and the definitions it calls with the place of

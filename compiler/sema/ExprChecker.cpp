@@ -36,7 +36,8 @@ std::string_view typeName(Type t) {
 bool isDefinitionForm(const Node& form) {
   std::string_view h = form.head();
   return h == "define" || h == "define-topology" || h == "define-routing" ||
-         h == "define-selection" || h == "define-port-state" || h == "define-predictor";
+         h == "define-selection" || h == "define-port-state" || h == "define-router-state" ||
+         h == "define-predictor";
 }
 
 namespace {
@@ -233,7 +234,7 @@ class Checker {
              : head == "define-selection" ? DefKind::Selection
              : head == "define-predictor" ? DefKind::Predictor
                                           : DefKind::Function;
-    if (head == "define-port-state") {
+    if (head == "define-port-state" || head == "define-router-state") {
       portState(form);
       return;
     }
@@ -366,20 +367,24 @@ class Checker {
            n == "ejection-port" || n == "no-port";
   }
 
-  // (define-port-state name (Ring capacity Port)) or (... (Ring capacity (Int lo hi))).
+  // (define-port-state name (Ring capacity Port)) or (... (Ring capacity (Int lo hi))); and
+  // (define-router-state ...) alike, one ring per router.
   void portState(const Node& form) {
     Definition d;
     d.kind = DefKind::PortState;
+    d.perRouter = form.head() == "define-router-state";
     d.range = form.range;
     d.form = &form;
     d.checked = true;
     d.body = Expr{Op::Seq};
     d.body.type = Type::Unit;
-    const char* usage = "write (define-port-state history (Ring 170 Port)) or "
-                        "(define-port-state name (Ring capacity (Int lo hi)))";
+    const std::string head(form.head());
+    const std::string usage = fmt::format("write ({} history (Ring 170 Port)) or ({} name (Ring "
+                                          "capacity (Int lo hi)))",
+                                          head, head);
     if (form.children.size() != 3 || !form.children[1].isSymbol()) {
       error(DiagKind::BadDefinition, form.range,
-            "define-port-state is written (define-port-state name (Ring capacity Symbol))")
+            fmt::format("{} is written ({} name (Ring capacity Symbol))", head, head))
           .withHint(usage);
       return;
     }
@@ -388,8 +393,8 @@ class Checker {
     const Node& ring = form.children[2];
     if (ring.head() != "Ring" || ring.children.size() != 3) {
       error(DiagKind::BadDefinition, ring.range,
-            fmt::format("port state '{}' is a (Ring capacity Symbol), got '{}'", d.name,
-                        ast::quote(ring)))
+            fmt::format("{} state '{}' is a (Ring capacity Symbol), got '{}'",
+                        d.perRouter ? "router" : "port", d.name, ast::quote(ring)))
           .withHint(usage);
       return;
     }
@@ -665,8 +670,10 @@ class Checker {
                         (st.range.line == n.range.line && st.range.col > n.range.col));
     if (later) {
       error(DiagKind::UnknownName, name.range,
-            fmt::format("port state '{}' is read before it is declared", st.name))
-          .withHint("move its define-port-state above this use")
+            fmt::format("{} state '{}' is read before it is declared",
+                        st.perRouter ? "router" : "port", st.name))
+          .withHint(fmt::format("move its define-{}-state above this use",
+                                st.perRouter ? "router" : "port"))
           .note(st.nameRange, "declared here");
       return errorExpr(n);
     }
@@ -678,8 +685,9 @@ class Checker {
     }
     if (!currentDef_) {
       error(DiagKind::StateOutsidePredictor, n.range,
-            fmt::format("({} ...) reads port state, which exists only while a predictor runs", h))
-          .withHint("read port state in a define-predictor or a function it calls");
+            fmt::format("({} ...) reads {} state, which exists only while a predictor runs", h,
+                        st.perRouter ? "router" : "port"))
+          .withHint("read predictor state in a define-predictor or a function it calls");
       return errorExpr(n);
     }
     table_.defs[*currentDef_].stateUse = n.range;
@@ -743,7 +751,7 @@ class Checker {
       }
       Diagnostic& diag =
           error(DiagKind::StateOutsidePredictor, at,
-                fmt::format("{} '{}' reads port state; only a predictor may", what, d.name))
+                fmt::format("{} '{}' reads predictor state; only a predictor may", what, d.name))
               .withHint("routings and selections are functions of the header and the network: "
                         "move the state read into a define-predictor");
       if (!d.stateUse) diag.note(*reaches[i], "the state is read here");
@@ -1652,7 +1660,7 @@ class Checker {
                         d.kind == DefKind::Topology    ? "topology"
                         : d.kind == DefKind::Routing   ? "routing"
                         : d.kind == DefKind::Predictor ? "predictor"
-                        : d.kind == DefKind::PortState ? "port state, read with (ring-ref ...)"
+                        : d.kind == DefKind::PortState ? "predictor state, read with (ring-ref ...)"
                                                        : "selection"));
       return errorExpr(n);
     }

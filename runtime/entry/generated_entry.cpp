@@ -21,9 +21,9 @@
 extern "C" ndl::rt::RouteSet ndl_generated_route(const ndl::rt::RouteContext& ctx);
 uint64_t ndl_generated_header(int32_t src, int32_t dst, uint64_t random);
 int64_t ndl_generated_select(const ndl::rt::RouteContext& ctx, const ndl::rt::Candidate& c);
-int64_t ndl_generated_predict(const ndl::rt::RouteContext& ctx, ndl::rt::PortRings& rings,
+int64_t ndl_generated_predict(const ndl::rt::RouteContext& ctx, ndl::rt::PredictorRings& rings,
                               int32_t port);
-void ndl_generated_forward(const ndl::rt::RouteContext& ctx, ndl::rt::PortRings& rings,
+void ndl_generated_forward(const ndl::rt::RouteContext& ctx, ndl::rt::PredictorRings& rings,
                            int32_t port, int32_t out_code);
 
 // Set by generated code at a value the NDL evaluator refuses (generated_abi.h).
@@ -138,8 +138,8 @@ ndl::rt::SimParams makeParams(const ndl::rt::AbiValues& values) {
     p.predictor_latency_clocks = static_cast<int32_t>(i[NDL_P_PredictorLatencyClocks]);
     p.misprediction_check_none = i[NDL_P_MispredictionCheck] == 1;
     for (int64_t k = 0; k < i[NDL_P_PortStateCount]; ++k)
-      p.port_rings.push_back(
-          {ndl_port_states[3 * k], ndl_port_states[3 * k + 1], ndl_port_states[3 * k + 2]});
+      p.port_rings.push_back({ndl_port_states[4 * k], ndl_port_states[4 * k + 1],
+                              ndl_port_states[4 * k + 2], ndl_port_states[4 * k + 3] != 0});
   }
   if (i[NDL_P_HeaderFieldCount] > 0) {
     p.header_init = ndl_generated_header;
@@ -360,23 +360,30 @@ int64_t ndl_generated_select(const ndl::rt::RouteContext& ctx, const ndl::rt::Ca
   return score;
 }
 
-// The port state the generated predictor reads and writes: the rings of the port being served.
+// The state the generated predictor reads and writes: the rings of the port being served
+// (ndl_ring_*) and of its router (ndl_router_ring_*), k numbering each kind's rings.
 namespace {
-ndl::rt::PortRings* g_rings = nullptr;
+ndl::rt::PredictorRings* g_rings = nullptr;
 }  // namespace
 
-extern "C" int64_t ndl_ring_length(int64_t k) { return g_rings->length(k); }
-extern "C" int64_t ndl_ring_ref(int64_t k, int64_t i) { return g_rings->ref(k, i); }
-extern "C" int64_t ndl_ring_count(int64_t k, int64_t x) { return g_rings->count(k, x); }
-extern "C" void ndl_ring_push(int64_t k, int64_t x) { g_rings->push(k, x); }
+extern "C" int64_t ndl_ring_length(int64_t k) { return g_rings->ports.length(k); }
+extern "C" int64_t ndl_ring_ref(int64_t k, int64_t i) { return g_rings->ports.ref(k, i); }
+extern "C" int64_t ndl_ring_count(int64_t k, int64_t x) { return g_rings->ports.count(k, x); }
+extern "C" void ndl_ring_push(int64_t k, int64_t x) { g_rings->ports.push(k, x); }
+extern "C" int64_t ndl_router_ring_length(int64_t k) { return g_rings->routers.length(k); }
+extern "C" int64_t ndl_router_ring_ref(int64_t k, int64_t i) { return g_rings->routers.ref(k, i); }
+extern "C" int64_t ndl_router_ring_count(int64_t k, int64_t x) {
+  return g_rings->routers.count(k, x);
+}
+extern "C" void ndl_router_ring_push(int64_t k, int64_t x) { g_rings->routers.push(k, x); }
 
 // The runtime's hooks for a predictor written in NDL.
-int64_t ndl_generated_predict(const ndl::rt::RouteContext& ctx, ndl::rt::PortRings& rings,
+int64_t ndl_generated_predict(const ndl::rt::RouteContext& ctx, ndl::rt::PredictorRings& rings,
                               int32_t port) {
   const auto id = [](int32_t node) { return static_cast<int64_t>(static_cast<uint32_t>(node)); };
   const bool injected = ctx.in_port >= portCount(ctx.node);
   g_rings = &rings;
-  rings.select(port);
+  rings.select(port, ctx.node);
   ndl_eval_steps = 0;
   const int64_t code = ndl_user_predict(id(ctx.node), id(ctx.dest), id(ctx.src), ctx.arrived,
                                         injected ? 1 : 0, ctx.in_class, 0);
@@ -384,12 +391,12 @@ int64_t ndl_generated_predict(const ndl::rt::RouteContext& ctx, ndl::rt::PortRin
   return code;
 }
 
-void ndl_generated_forward(const ndl::rt::RouteContext& ctx, ndl::rt::PortRings& rings,
+void ndl_generated_forward(const ndl::rt::RouteContext& ctx, ndl::rt::PredictorRings& rings,
                            int32_t port, int32_t out_code) {
   const auto id = [](int32_t node) { return static_cast<int64_t>(static_cast<uint32_t>(node)); };
   const bool injected = ctx.in_port >= portCount(ctx.node);
   g_rings = &rings;
-  rings.select(port);
+  rings.select(port, ctx.node);
   ndl_eval_steps = 0;
   ndl_user_on_forward(id(ctx.node), id(ctx.dest), id(ctx.src), ctx.arrived, injected ? 1 : 0,
                       ctx.in_class, 0, out_code);

@@ -17,10 +17,10 @@ constexpr int32_t kXPlus = 1;  // the port code of (port 0 1)
 // Predicts X+ for every header that arrived over a link, nothing at an injection port: of two
 // headers meeting at the middle router of a line, the one from the left is predicted (and
 // hits: X+ is dimension order's port to the right end), the one injected there is not.
-int64_t arrivalsGoRight(const RouteContext& ctx, PortRings&, int32_t) {
+int64_t arrivalsGoRight(const RouteContext& ctx, PredictorRings&, int32_t) {
   return ctx.arrived >= 0 ? kXPlus : -1;
 }
-void noUpdate(const RouteContext&, PortRings&, int32_t, int32_t) {}
+void noUpdate(const RouteContext&, PredictorRings&, int32_t, int32_t) {}
 
 struct Pair {
   int64_t a = 0, b = 0;  // the message latencies of A (0 -> 2) and B (1 -> 2)

@@ -211,7 +211,7 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
     predict_->latency = params.predictor_latency_clocks;
     predict_->check_none = params.misprediction_check_none;
     if (predict_->check_none) predict_->copy_of.assign(vc_count_, kNone);
-    predict_->rings.init(params.port_rings, ports);
+    predict_->rings.init(params.port_rings, ports, routers_);
     predict_->served.assign(routers_, Prediction::Served{});
   }
   active_.assign((static_cast<size_t>(routers_) + 63) / 64, 0);

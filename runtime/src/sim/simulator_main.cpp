@@ -174,7 +174,8 @@ int runMain(int argc, char** argv, NetworkDesc desc, const ParamTables* tables,
   shape.buffer_flits = params.buffer_flits;
   if (params.predict_fn)
     for (const RingSpec& ring : params.port_rings)
-      shape.port_state_bytes += ringBytes(ring.capacity, ring.lo, ring.hi);
+      (ring.per_router ? shape.router_state_bytes : shape.port_state_bytes) +=
+          ringBytes(ring.capacity, ring.lo, ring.hi);
   const double need = estimateSimulatorBytes(shape);
   if (need > static_cast<double>(machineMemoryBytes())) {
     std::fprintf(stderr,

@@ -6,6 +6,9 @@
   pipeline is (IB 1) (ST 1).
 - Detection ports written in NDL (stdlib detection-port): Oracle that does not predict at
   m = 2 and m = 3 columns pays the 7-clock pipeline at exactly those routers.
+- Router state: a predictor reading one ring per router (define-router-state) sees the other
+  direction's last port on a row and never hits, where LastPort's ring per port always does;
+  the estimate counts the router rings.
 - A predictor that never predicts measures exactly what the 7-clock router measures without
   a predictor, under load.
 - Hit and PST rates lie in [0, 1]; Oracle hits every prediction; the predictor is served
@@ -99,6 +102,34 @@ for m, normal_routers in ((2, 1), (3, 2)):
           "the others hit",
           dp["hops"] == pr["hops"] and dp["hits"] == dp["predictions"]
           and (dp["hops"] - dp["predictions"]) * 3 == dp["hops"] * normal_routers, str(dp))
+
+# ---- router state (define-router-state): one ring per router, which every port's predictor
+# reads. On the row, ping and pong cross each router in turn in opposite directions: the
+# router's last output port is always the wrong one (the middle router's last header went the
+# other way; an end router's last header ejected there, or left by the port the next one
+# arrives from), and only each router's first header, 3 in all, finds it empty. A ring per
+# port (LastPort) sees its own direction only: after each of the 6 ports' first header, every
+# prediction hits.
+ROUTER_LAST = ('(define-router-state last-out (Ring 1 Port))\n'
+               '(define-predictor (RouterLast)\n'
+               '  (OnForward (push last-out (out-port)))\n'
+               '  (if (= (ring-length last-out) 0) (no-port) (ring-ref last-out 0)))\n'
+               '(Predictor RouterLast)\n' + PST)
+rl = run(NDLC, OUT, "line-router-last", LINE + SEVEN + ROUTER_LAST)["prediction"]
+lp_line = run(NDLC, OUT, "line-last-port", LINE + SEVEN + predictor("LastPort"))["prediction"]
+check("router state: one ring per router, empty only at each router's first header; every "
+      "prediction misses", rl["predictions"] == rl["hops"] - 3 and rl["hits"] == 0, str(rl))
+check("port state: one ring per port, empty at each of the 6 ports' first header; every "
+      "prediction hits", lp_line["predictions"] == lp_line["hops"] - 6
+      and lp_line["hits"] == lp_line["predictions"], str(lp_line))
+# The router rings in the estimate and the allocation: 9 routers x (1 one-byte symbol + 4).
+ri = info(NDLC, OUT, "info-router-last", LINE + SEVEN + ROUTER_LAST)
+pi = info(NDLC, OUT, "info-line", LINE + SEVEN)
+check("the memory estimate counts the router rings the simulator allocated",
+      ri["simulator_memory_bytes"] - pi["simulator_memory_bytes"] == 9 * (1 + 4)
+      == rl["port_state_bytes"],
+      f"{ri['simulator_memory_bytes'] - pi['simulator_memory_bytes']} estimated, "
+      f"{rl['port_state_bytes']} allocated")
 
 # ---- without hint bits (MispredictionCheck None): a predictor that sends every injected header
 # up (Y+) and every other straight on. On the row 0 -> 2 and back each way's first prediction

@@ -33,6 +33,7 @@ struct NetworkShape {
   int64_t injection_vcs = 1;
   int64_t buffer_flits = 1;
   int64_t port_state_bytes = 0;  // a predictor's rings, per input and injection port
+  int64_t router_state_bytes = 0;  // and per router (define-router-state)
 };
 
 // Bytes per entry of the network's arrays (network.h).
@@ -61,7 +62,8 @@ inline double estimateSimulatorBytes(const NetworkShape& s) {
   const double ivcs =
       ports * static_cast<double>(s.vcs) + endpoints * static_cast<double>(s.injection_vcs);
   const double ovcs = ivcs;  // numbered as the input VCs (network.h)
-  return routers * (kRouterEntryBytes + kOtherPerNodeBytes) +
+  return routers * (kRouterEntryBytes + kOtherPerNodeBytes +
+                    static_cast<double>(s.router_state_bytes)) +
          std::max(0.0, endpoints - routers) * kOtherPerNodeBytes +
          (ports + endpoints) * (kPortEntryBytes + static_cast<double>(s.port_state_bytes)) +
          ivcs * (kInputVcEntryBytes + depth * kFlitSlotBytes) + ovcs * kOutputVcEntryBytes;

@@ -20,6 +20,7 @@ struct RingSpec {
   int64_t capacity = 1;
   int64_t lo = 0;
   int64_t hi = 0;
+  bool per_router = false;  // (define-router-state ...): one per router, not per port
 };
 
 // Every input and injection port's rings in flat arrays: per port and ring, its length and
@@ -103,12 +104,31 @@ class PortRings {
   int32_t port_ = 0;
 };
 
-class PortRings;
+// A predictor's state: the rings of every input and injection port (define-port-state) and
+// of every router (define-router-state), each numbered in its own kind.
+struct PredictorRings {
+  PortRings ports;
+  PortRings routers;
+  void init(const std::vector<RingSpec>& specs, int32_t port_count, int32_t router_count) {
+    std::vector<RingSpec> per_port, per_router;
+    for (const RingSpec& s : specs) (s.per_router ? per_router : per_port).push_back(s);
+    ports.init(per_port, port_count);
+    routers.init(per_router, per_router.empty() ? 0 : router_count);
+  }
+  size_t bytes() const { return ports.bytes() + routers.bytes(); }
+  // The rings a predictor sees: its port's and its router's.
+  void select(int32_t port, int32_t router) {
+    ports.select(port);
+    routers.select(router);
+  }
+};
+
 // The predictor's hooks (generated_entry.cpp): the predicted port code of a header at the
 // front of its VC at global input port `port` (-1 none, -2 the ejection), and the OnForward
-// update of that port as a header leaves it by out_code; both with the port's rings.
-using PredictFn = int64_t (*)(const RouteContext& ctx, PortRings& rings, int32_t port);
-using ForwardFn = void (*)(const RouteContext& ctx, PortRings& rings, int32_t port,
+// update of that port as a header leaves it by out_code; both with the port's and the
+// router's rings.
+using PredictFn = int64_t (*)(const RouteContext& ctx, PredictorRings& rings, int32_t port);
+using ForwardFn = void (*)(const RouteContext& ctx, PredictorRings& rings, int32_t port,
                            int32_t out_code);
 
 // Prediction counters, by the kind of input port (0 network, 1 injection).
@@ -143,7 +163,7 @@ struct Prediction {
   int32_t latency = 4;       // PredictorLatency, link clocks
   bool check_none = false;   // MispredictionCheck None: a miss sends a copy the wrong way
   std::vector<uint32_t> copy_of;  // per input VC in a copy pass: the copy's packet id
-  PortRings rings;
+  PredictorRings rings;
   // Per router, the predictor's service: the router clock (+ 1) of its last prediction, the
   // head it served then, and the round-robin pointer, the local VC after the one served at
   // the clock before that.

@@ -37,7 +37,7 @@
   X(PredictHeaderClocks) /* PredictivePath's IB, network clocks */                              \
   X(PredictorLatencyClocks) /* PredictorLatency, network clocks */                              \
   X(MispredictionCheck) /* 0 HintBits, 1 None (kMispredictionCheckNames) */                     \
-  X(PortStateCount) /* rings per port: ndl_port_states' rows */
+  X(PortStateCount) /* rings per port or router: ndl_port_states' rows of 4 */
 
 // Real parameters: ndl_params_f64[NDL_P_<Name>].
 #define NDL_ABI_F64_PARAMS(X) \
@@ -127,7 +127,8 @@ int64_t ndl_user_select(int64_t current, int64_t dest, int64_t source, int64_t a
                         int64_t port_credits);
 // The predictor (Predictor 1): the predicted port code of a header at the front of its VC
 // (-1: none, -2: the ejection), and the OnForward block run as a header leaves by out_port.
-// Both see the port state of the input port being served (ndl_ring_*).
+// Both see the state of the input port being served (ndl_ring_*) and of its router
+// (ndl_router_ring_*).
 int64_t ndl_user_predict(int64_t current, int64_t dest, int64_t source, int64_t arrived,
                          int64_t injected, int64_t in_class, int64_t blocked_for);
 void ndl_user_on_forward(int64_t current, int64_t dest, int64_t source, int64_t arrived,
@@ -139,6 +140,11 @@ int64_t ndl_ring_length(int64_t k);
 int64_t ndl_ring_ref(int64_t k, int64_t i);
 int64_t ndl_ring_count(int64_t k, int64_t x);
 void ndl_ring_push(int64_t k, int64_t x);
+// The same for ring k of the router being served (define-router-state).
+int64_t ndl_router_ring_length(int64_t k);
+int64_t ndl_router_ring_ref(int64_t k, int64_t i);
+int64_t ndl_router_ring_count(int64_t k, int64_t x);
+void ndl_router_ring_push(int64_t k, int64_t x);
 // Defined by the entry (generated_entry.cpp): null, or set by generated code to the first
 // place in a call where it met a value the NDL evaluator refuses ("division by zero
 // (r.ndl:4:9)"); the entry then stops the run with it.
