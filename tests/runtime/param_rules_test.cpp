@@ -174,6 +174,16 @@ TEST(ParamRules, NoHintBitsNeedWholePacketBuffers) {
             "mispredicted packet's copy leaves from it, then the packet itself); FlowControl is "
             "Wormhole: give FlowControl=VirtualCutThrough, or MispredictionCheck=HintBits");
   EXPECT_NE(refusal({"MispredictionCheck=Later"}, predicting).find("Later"), std::string::npos);
+  // A simulator that drops packets in deadlocks cannot account copies.
+  AbiValues dropping = predicting;
+  dropping.i64[NDL_P_Deadlock] = static_cast<int64_t>(DeadlockHandling::kDrop);
+  EXPECT_EQ(refusal({"MispredictionCheck=None"}, dropping),
+            "--param MispredictionCheck=None: sends copies of packets that are no message's, and "
+            "this simulator drops packets in deadlocks (DeadlockHandling Drop or "
+            "DropAfterTimeout, compiled in): write (DeadlockHandling Avoid) in the program and "
+            "rebuild");
+  dropping.i64[NDL_P_Deadlock] = static_cast<int64_t>(DeadlockHandling::kDetect);
+  EXPECT_EQ(refusal({"MispredictionCheck=None"}, dropping), "accepted");
 }
 
 TEST(ParamRules, AZeroRateNeedsAPatternFile) {

@@ -7,6 +7,7 @@
 #include <limits>
 #include <optional>
 
+#include "ndl/runtime/net/routing.h"
 #include "ndl/runtime/sim/generated_abi.h"
 #include "ndl/runtime/sim/param_rules.h"
 
@@ -243,6 +244,17 @@ bool applyAbiParams(AbiValues& values, const std::vector<std::string>& assignmen
                 "needs a buffer that holds the whole packet (a mispredicted packet's copy leaves "
                 "from it, then the packet itself); FlowControl is Wormhole: give "
                 "FlowControl=VirtualCutThrough, or MispredictionCheck=HintBits");
+  }
+  // A copy is no message's packet: a compiled-in deadlock handling that drops packets would
+  // have nothing to account it to (the checker's rule for the form).
+  const int64_t deadlock = values.i64[NDL_P_Deadlock];
+  if (values.i64[NDL_P_MispredictionCheck] == 1 &&
+      deadlock != static_cast<int64_t>(DeadlockHandling::kAvoid) &&
+      deadlock != static_cast<int64_t>(DeadlockHandling::kDetect)) {
+    return fail(named("MispredictionCheck", "None"),
+                "sends copies of packets that are no message's, and this simulator drops "
+                "packets in deadlocks (DeadlockHandling Drop or DropAfterTimeout, compiled in): "
+                "write (DeadlockHandling Avoid) in the program and rebuild");
   }
   // A rate of 0 switches synthetic traffic off; then a pattern file must be the load.
   if (values.f64[NDL_P_CreationRate] == 0 && values.str[NDL_P_PatternFile].empty()) {
