@@ -29,18 +29,14 @@ void Network::predictHead(int32_t r, uint32_t gv, InputVc& v, uint32_t since, ui
     if (order(local) > order(s.local) || !movable) {
       // Not predicted: RC runs, and finds a copy off its packet's path.
       if (copy) {
-        discardCopy(v, p);
+        discardCopy(v);
       } else {
         ++pr.counters.busy[kind];
       }
       return;
     }
     if (s.outcome == 4) {
-      // The copy loses the predictor: RC finds it.
-      held.flags &= static_cast<uint8_t>(~(InputVc::kPredicted | InputVc::kToPredicted));
-      held.state = VcState::kDiscard;
-      ++pr.counters.found;
-      pr.counters.discarded_flits += held.len;
+      discardCopy(held);  // the copy loses the predictor: RC finds it
     } else {
       ++pr.counters.busy[s.kind];
       if (s.outcome >= 1) --pr.counters.predictions[s.kind];
@@ -77,7 +73,7 @@ void Network::predictHead(int32_t r, uint32_t gv, InputVc& v, uint32_t since, ui
     // is predicted (a detection port), RC runs and finds it. A predicted ejection is found
     // by the interface, which takes no flit of it.
     if (predicted < 0) {
-      discardCopy(v, p);
+      discardCopy(v);
       return;
     }
     toPredicted(v, since, predicted);
@@ -128,11 +124,11 @@ void Network::toPredicted(InputVc& v, uint32_t since, int32_t port) {
 
 // A copy at a port that did not predict for it: RC finds it off its packet's path, and its
 // flits are thrown away as they come.
-void Network::discardCopy(InputVc& v, const Packet& p) {
+void Network::discardCopy(InputVc& v) {
   v.state = VcState::kDiscard;
   v.flags &= static_cast<uint8_t>(~(InputVc::kPredicted | InputVc::kToPredicted));
   ++predict_->counters.found;
-  predict_->counters.discarded_flits += p.len;
+  predict_->counters.discarded_flits += v.len;  // the front packet's, set as it reached the front
 }
 
 // The tentative reservation failed: a normal request took the output VC in the same clock, or

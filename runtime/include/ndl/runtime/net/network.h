@@ -402,7 +402,7 @@ class Network {
   void startPredictedMove(int32_t r, uint32_t gv, InputVc& v, PacketStore& store);
   void moveCopyFlit(int32_t r, uint32_t gv, int l, const RouterFrame& f, int64_t c,
                     CycleLog& log);
-  void discardCopy(InputVc& v, const Packet& p);
+  void discardCopy(InputVc& v);
   void toPredicted(InputVc& v, uint32_t since, int32_t port);
   void forwarded(int32_t r, uint32_t gv, const InputVc& v, int32_t out_code, int64_t c,
                  const PacketStore& store);
