@@ -98,9 +98,9 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
   }
   i[NDL_P_LinkDelayClocks] = p.linkDelayClocks;
   i[NDL_P_CreditDelayClocks] = p.creditDelayClocks;
-  // An interval is a mean time between creations (spec 1.2): the same
-  // Bernoulli process as a rate, at one over the interval.
-  i[NDL_P_CreationProcess] = 0;
+  // An interval is a mean time between creations (spec 1.2): the same process as a rate, at
+  // one over the interval; (InjectionProcess ...) chooses the process.
+  i[NDL_P_CreationProcess] = runtimeCode("CreationProcess", p.injectionProcess);
   i[NDL_P_CreationMax] = p.creationMax;
   i[NDL_P_MessageMinBits] = p.messageMinBits;
   i[NDL_P_MessageMaxBits] = p.messageMaxBits;
@@ -176,6 +176,10 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
   t.f64[NDL_P_CreationIntervalClocks] =
       p.creationIntervalClocks ? p.creationIntervalClocks->toDouble() : 0.0;
   t.f64[NDL_P_HotSpotShare] = p.traffic.hotSpotShare.toDouble();
+  if (p.injectionProcess == EnumId::InjectionProcess_OnOff) {
+    t.f64[NDL_P_OnOffBurstClocks] = p.onOffBurstClocks.toDouble();
+    t.f64[NDL_P_OnOffDuty] = p.onOffDuty.toDouble();
+  }
 
   t.str[NDL_P_TopologyName] = p.topology.text;
   t.str[NDL_P_TopologyKind] =

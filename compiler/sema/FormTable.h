@@ -19,6 +19,7 @@ enum class ValueKind : uint8_t {
   MispredictionCheck,  // enum
   Selection,         // enum
   Traffic,           // enum, or (HotSpot ratio (Nodes ...))
+  Injection,         // enum, or (OnOff (Burst t) (Duty r))
   Size,              // 32bit, 8byte, 2flit
   SizeRange,         // a size, or a size range
   Frequency,         // 50MHz

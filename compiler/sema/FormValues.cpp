@@ -26,6 +26,7 @@ std::string_view exampleValue(ValueKind k) {
     case ValueKind::MispredictionCheck: return "None";
     case ValueKind::Selection: return "MostCredits";
     case ValueKind::Traffic: return "Uniform";
+    case ValueKind::Injection: return "(OnOff (Burst 100clock) (Duty 25%))";
     case ValueKind::Size: return "32bit";
     case ValueKind::SizeRange: return "8byte to 32byte";
     case ValueKind::Frequency: return "50MHz";
@@ -99,6 +100,7 @@ class Reader {
       case ValueKind::MispredictionCheck:
         return one(args, where) && enumValue(*args[0], enumTypeOf(info_.kind), out.enumValue);
       case ValueKind::Traffic: return one(args, where) && traffic(*args[0], out.traffic);
+      case ValueKind::Injection: return one(args, where) && injection(*args[0], out.injection);
       case ValueKind::Size:
         // (NetworkPacketSize Message): every message is one packet of its own length.
         if (name_ == "NetworkPacketSize" && args.size() == 1 && args[0]->isSymbol() &&
@@ -463,6 +465,72 @@ class Reader {
       if (!integerArg(nodes.children[i], "a hot-spot node", 0, v)) return false;
       out.hotSpotNodes.push_back(v);
     }
+    return true;
+  }
+
+  // Bernoulli, Periodic, or (OnOff (Burst t) (Duty r)) with both parts once, in any order.
+  bool injection(const Node& n, InjectionSpec& out) {
+    static constexpr std::string_view kExample = "(InjectionProcess (OnOff (Burst 100clock) (Duty 25%)))";
+    if (!n.isList()) {
+      if (!enumValue(n, "InjectionProcess", out.process)) return false;
+      if (out.process != EnumId::InjectionProcess_OnOff) return true;
+      diags_.report(DiagKind::WrongArity, n.range,
+                    "OnOff needs the mean length of its bursts and its duty cycle")
+          .withHint(fmt::format("write {}", kExample));
+      return false;
+    }
+    if (n.head() != "OnOff") {
+      diags_.report(DiagKind::TypeMismatch, n.range,
+                    fmt::format("InjectionProcess expects {} or (OnOff (Burst t) (Duty r)), got {}",
+                                joinEnum("InjectionProcess"), describe(n)))
+          .withHint(fmt::format("write {}", kExample));
+      return false;
+    }
+    out.process = EnumId::InjectionProcess_OnOff;
+    const Node* burst = nullptr;
+    const Node* duty = nullptr;
+    for (size_t i = 1; i < n.children.size(); ++i) {
+      const Node& part = n.children[i];
+      const std::string_view head = part.isList() ? part.head() : std::string_view();
+      const Node** slot = head == "Burst" ? &burst : head == "Duty" ? &duty : nullptr;
+      if (slot == nullptr || part.children.size() != 2) {
+        diags_.report(DiagKind::TypeMismatch, part.range,
+                      fmt::format("OnOff takes (Burst t) and (Duty r), got {}", describe(part)))
+            .withHint(fmt::format("write {}", kExample));
+        return false;
+      }
+      if (*slot != nullptr) {
+        diags_.report(DiagKind::DuplicateForm, part.range,
+                      fmt::format("OnOff gives ({} ...) twice", head))
+            .withHint("give each part once");
+        return false;
+      }
+      *slot = &part;
+    }
+    if (burst == nullptr || duty == nullptr) {
+      diags_.report(DiagKind::WrongArity, n.range,
+                    fmt::format("OnOff needs {}", burst == nullptr ? "(Burst t), the mean length "
+                                                                     "of an on period"
+                                                                   : "(Duty r), the share of the "
+                                                                     "time a source is on"))
+          .withHint(fmt::format("write {}", kExample));
+      return false;
+    }
+    Quantity b, d;
+    if (!single(burst->children[1]) || !time(burst->children[1], b)) return false;
+    out.burst = b.value;
+    out.burstInClocks = b.unit->base == UnitBase::Clocks;
+    if (!single(duty->children[1]) || !quantity(duty->children[1], Dimension::Ratio, d))
+      return false;
+    if (d.value.isNegative() || d.value.isZero() || Rational(1) < d.value) {
+      diags_.report(DiagKind::OutOfRange, duty->children[1].range,
+                    fmt::format("OnOff's duty cycle {} is out of range: a source is on more than "
+                                "0% and at most 100% of the time",
+                                duty->children[1].text))
+          .withHint("write e.g. (Duty 25%); at 100% the process is Bernoulli");
+      return false;
+    }
+    out.duty = d.value;
     return true;
   }
 

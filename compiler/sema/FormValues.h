@@ -42,6 +42,7 @@ struct FormValue {
   std::string text;  // String; Routing: the routing's name
   TopologySpec topology;
   TrafficSpec traffic;
+  InjectionSpec injection;
   std::vector<NodePair> pairs;
   std::vector<StageValue> pipeline;  // RouterPipeline: every stage, in order
 };

@@ -33,6 +33,15 @@ struct TrafficSpec {
   std::vector<int64_t> hotSpotNodes;  // HotSpot: the hot nodes
 };
 
+// (InjectionProcess ...) as written; OnOff's burst is a time (clocks or seconds), resolved to
+// clocks by the rules.
+struct InjectionSpec {
+  EnumId process = EnumId::InjectionProcess_Bernoulli;
+  Rational burst;              // OnOff: mean length of an on period
+  bool burstInClocks = false;  // burst as written in clocks, else in seconds
+  Rational duty;               // OnOff: share of the time a source is on, in (0, 1]
+};
+
 struct SweepSpec {
   FormId param;
   SourceRange range;
@@ -97,6 +106,12 @@ struct Parameters {
   int64_t creationMax = 0;
   int64_t queueCapacity = 0;  // messages per injection queue
   TrafficSpec traffic;
+  // (InjectionProcess ...): Bernoulli, Periodic (every creationIntervalClocks, a whole
+  // number) or OnOff, a Markov-modulated Bernoulli process whose on periods last
+  // onOffBurstClocks on average and take the share onOffDuty of the time (docs/runtime.md 2.7).
+  EnumId injectionProcess = EnumId::InjectionProcess_Bernoulli;
+  Rational onOffBurstClocks;
+  Rational onOffDuty;
   std::string patternFile;     // CommunicationPatternFile (made absolute by the driver)
   SourceRange patternFileRange;  // its string, for diagnostics about the file
   Rational expandRate;         // ProcessorPerformanceExpandRate

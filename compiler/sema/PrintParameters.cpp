@@ -63,6 +63,11 @@ std::string printParameters(const Parameters& p) {
   line(FormId::MessageMaxCount, fmt::format("{} messages", p.queueCapacity));
   line(FormId::InjectionQueueOverflow, std::string(enumInfo(p.queueOverflow).name));
   line(FormId::TrafficPattern, std::string(enumInfo(p.traffic.pattern).name));
+  line(FormId::InjectionProcess,
+       p.injectionProcess == EnumId::InjectionProcess_OnOff
+           ? fmt::format("OnOff, bursts of {} clocks, on {}% of the time", p.onOffBurstClocks.str(),
+                         p.onOffDuty.mul(100) ? p.onOffDuty.mul(100)->str() : "?")
+           : std::string(enumInfo(p.injectionProcess).name));
   line(FormId::VirtualChannels, fmt::format("{}", p.virtualChannels));
   line(FormId::InjectionVirtualChannels, fmt::format("{}", p.injectionVirtualChannels));
   line(FormId::DeadlockHandling, std::string(enumInfo(p.deadlockHandling).name));

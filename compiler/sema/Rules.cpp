@@ -522,6 +522,78 @@ class Resolver {
       if (intervalClocks) checkAgreement(rate, *intervalClocks);
       p_.creationRate = rate;
     }
+    if (ok(FormId::InjectionProcess)) injectionProcess(v_[FormId::InjectionProcess].injection);
+  }
+
+  // The process spaces creations at the mean rate (docs/runtime.md 2.7): Periodic needs a
+  // whole number of clocks between them; OnOff creates at rate / duty while on, at most one
+  // message per clock, and its off periods, of mean burst (1 - duty) / duty, last a clock
+  // at least (the chain switches at most once per clock).
+  void injectionProcess(const InjectionSpec& spec) {
+    p_.injectionProcess = spec.process;
+    if (!synthetic()) return;  // syntheticOnly() says it has no effect
+    const std::string_view rateForm = given(FormId::MessageCreationInterval)
+                                          ? "MessageCreationInterval"
+                                          : "MessageCreationRate";
+    const FormId rateId = given(FormId::MessageCreationInterval) ? FormId::MessageCreationInterval
+                                                                 : FormId::MessageCreationRate;
+    if (!ok(rateId)) return;
+    if (spec.process == EnumId::InjectionProcess_Periodic) {
+      std::optional<Rational> interval = Rational(1).div(p_.creationRate);
+      if (!interval || !interval->isInteger()) {
+        error(DiagKind::OutOfRange, FormId::InjectionProcess,
+              fmt::format("(InjectionProcess Periodic) creates a message every whole number of "
+                          "clocks, but {} {} is {} clocks apart",
+                          rateForm, valueText(rateId),
+                          interval ? interval->str() : std::string("infinitely many")))
+            .withHint("give a MessageCreationInterval of whole clocks, e.g. "
+                      "(MessageCreationInterval 50clock), or a rate of 1/n, or use Bernoulli")
+            .note(valueRange(rateId), "the rate is given here");
+        return;
+      }
+      p_.creationIntervalClocks = interval;
+      return;
+    }
+    if (spec.process != EnumId::InjectionProcess_OnOff) return;
+    auto percent = [](std::optional<Rational> r) {
+      if (!r) return std::string("?");
+      std::optional<Rational> pc = r->mul(100);
+      return pc ? pc->str() : fmt::format("{:g}", r->toDouble() * 100);
+    };
+    std::optional<Rational> burst =
+        spec.burstInClocks ? std::optional(spec.burst) : spec.burst.mul(p_.networkHz);
+    if (!burst || *burst < Rational(1)) {
+      error(DiagKind::OutOfRange, FormId::InjectionProcess,
+            fmt::format("OnOff's burst is {} clocks at {}Hz; an on period lasts one clock at "
+                        "least",
+                        burst ? burst->str() : "less than 1", fmtHz(p_.networkHz)))
+          .withHint("make (Burst t) at least one network clock");
+      return;
+    }
+    p_.onOffBurstClocks = *burst;
+    p_.onOffDuty = spec.duty;
+    if (spec.duty < p_.creationRate) {
+      error(DiagKind::OutOfRange, FormId::InjectionProcess,
+            fmt::format("OnOff with a duty cycle of {}% creates {}% of the clocks while on (the "
+                        "mean rate {}% over the duty cycle): more than one message per clock",
+                        percent(spec.duty), percent(p_.creationRate.div(spec.duty)),
+                        percent(p_.creationRate)))
+          .withHint("raise the duty cycle to the rate at least, or lower the rate")
+          .note(valueRange(rateId), "the rate is given here");
+      return;
+    }
+    if (spec.duty == Rational(1)) return;  // always on: no off periods
+    // Mean off period = burst * (1 - duty) / duty clocks.
+    std::optional<Rational> off;
+    if (auto b = burst->mul(*Rational(1).sub(spec.duty))) off = b->div(spec.duty);
+    if (off && *off < Rational(1)) {
+      error(DiagKind::OutOfRange, FormId::InjectionProcess,
+            fmt::format("OnOff's off periods would last {} clocks on average (burst {} x (1 - "
+                        "duty) / duty); a source switches at most once per clock",
+                        off->str(), burst->str()))
+          .withHint("lengthen the burst or raise the duty cycle so that an off period lasts a "
+                    "clock at least");
+    }
   }
 
   // Rate and interval must describe the same traffic within 1%.
@@ -560,6 +632,7 @@ class Resolver {
         {FormId::MessageLength, "the pattern's sends give each message's size"},
         {FormId::MessageMaxCount, "a pattern's messages are never refused"},
         {FormId::InjectionQueueOverflow, "a pattern's messages are never refused"},
+        {FormId::InjectionProcess, "the pattern's programs decide when each message is sent"},
     };
     for (const Unused& u : kUnused) {
       if (!given(u.id)) continue;

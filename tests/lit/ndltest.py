@@ -22,15 +22,18 @@ def info(ndlc, out, name, program):
     return json.loads(p.stdout)
 
 
-def run(ndlc, out, name, program, status="ok"):
-    """Runs the program; a run that ends in another status than `status` fails the check
-    (a run stopped by its SimulationTime ends in "time_limit" and exits non-zero)."""
+def run(ndlc, out, name, program, status="ok", sets=()):
+    """Runs the program, with `ndlc run --set` for each of `sets`; a run that ends in another
+    status than `status` fails the check (a run stopped by its SimulationTime ends in
+    "time_limit" and exits non-zero)."""
     src = pathlib.Path(out) / f"{name}.ndl"
     src.write_text(program)
     js = pathlib.Path(out) / f"{name}.json"
     js.unlink(missing_ok=True)
-    p = subprocess.run([ndlc, "run", str(src), "--", "--json", str(js)],
-                       capture_output=True, text=True)
+    cmd = [ndlc, "run", str(src)]
+    for s in sets:
+        cmd += ["--set", s]
+    p = subprocess.run(cmd + ["--", "--json", str(js)], capture_output=True, text=True)
     r = json.loads(js.read_text()) if js.exists() else {}
     check(f"{name}: runs", (p.returncode == 0 or status != "ok") and r.get("status") == status,
           f"exit {p.returncode}, status {r.get('status')}: {p.stderr.strip()[-400:]}")

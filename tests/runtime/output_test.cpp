@@ -309,6 +309,25 @@ TEST(SimParams, PairsMustAgree) {
   EXPECT_EQ(validate(d, 16), "");
 }
 
+TEST(SimParams, OnOffRules) {
+  // An on/off source creates at rate / duty while on: at most one message per clock; and its
+  // off periods, burst (1 - duty) / duty on average, last a clock at least.
+  SimParams p = loaded();
+  p.creation_process = CreationProcess::kOnOff;
+  p.creation_rate = 0.02;
+  EXPECT_NE(validate(p, 16).find("duty cycle in (0, 1]"), std::string::npos);
+  p.on_off_burst_clocks = 100;
+  p.on_off_duty = 0.25;
+  EXPECT_EQ(validate(p, 16), "");
+  p.on_off_duty = 0.01;
+  EXPECT_NE(validate(p, 16).find("more than one message per clock"), std::string::npos);
+  p.on_off_burst_clocks = 10;
+  p.on_off_duty = 0.95;
+  EXPECT_NE(validate(p, 16).find("off periods shorter than a clock"), std::string::npos);
+  p.on_off_duty = 1;
+  EXPECT_EQ(validate(p, 16), "");
+}
+
 TEST(SimulatorMain, UnwritableJsonIsAnErrorAfterTheRun) {
   const std::string missing = ::testing::TempDir() + "/ndl_rt_no_such_dir/out.json";
   SimParams p = loaded();

@@ -28,6 +28,7 @@ TEST(ParamRules, EnumNamesAreTheRuntimesInOrder) {
   // The one pattern left out needs a destination function a simulator does not have.
   EXPECT_EQ(static_cast<size_t>(TrafficPattern::kCustom), std::size(kPatternNames));
   EXPECT_EQ(static_cast<int>(CreationProcess::kPeriodic), 1);
+  EXPECT_EQ(static_cast<int>(CreationProcess::kOnOff), 2);
 }
 
 TEST(ParamRules, RowsAreDistinctEntriesOfTheTables) {
@@ -76,7 +77,7 @@ TEST(ParamRules, ValuesOutsideTheirRuleAreRefusedWithTheRule) {
             "AllToAll (the code or the name) (the program's TrafficPattern)");
   for (const char* v :
        {"Pattern=-1", "Pattern=255", "Pattern=9", "FlowControl=3", "FlowControl=256",
-        "QueueOverflow=2", "CreationProcess=2", "AtomicVcAllocation=2", "FlowControl=wormhole"})
+        "QueueOverflow=2", "CreationProcess=3", "AtomicVcAllocation=2", "FlowControl=wormhole"})
     EXPECT_NE(refusal({v}).find("not a "), std::string::npos) << v;
   EXPECT_EQ(refusal({"LinkDelayClocks=300"}),
             "--param LinkDelayClocks=300: out of range: LinkDelayClocks is 1 to 255 network "
@@ -184,6 +185,26 @@ TEST(ParamRules, NoHintBitsNeedWholePacketBuffers) {
             "rebuild");
   dropping.i64[NDL_P_Deadlock] = static_cast<int64_t>(DeadlockHandling::kDetect);
   EXPECT_EQ(refusal({"MispredictionCheck=None"}, dropping), "accepted");
+}
+
+TEST(ParamRules, OnOffTakesItsBurstAndDutyAndOnlyIt) {
+  EXPECT_EQ(refusal({"CreationProcess=OnOff", "OnOffBurstClocks=100", "OnOffDuty=0.25"}),
+            "accepted");
+  EXPECT_EQ(refusal({"CreationProcess=OnOff", "OnOffBurstClocks=100"}),
+            "--param CreationProcess=OnOff: OnOff needs OnOffBurstClocks (the mean on period, at "
+            "least 1) and OnOffDuty (the share of the time on, above 0 and at most 1)");
+  EXPECT_EQ(refusal({"OnOffDuty=0.5"}),
+            "--param OnOffDuty=0.5: has no effect: it shapes the OnOff process, and "
+            "CreationProcess is not OnOff");
+  EXPECT_NE(refusal({"CreationProcess=OnOff", "OnOffBurstClocks=100", "OnOffDuty=1.5"})
+                .find("out of range"),
+            std::string::npos);
+  // Compiled-in values of a process switched away from OnOff are set to 0 (neutral).
+  AbiValues on_off = tables();
+  on_off.i64[NDL_P_CreationProcess] = *paramEnumCode("CreationProcess", "OnOff");
+  on_off.f64[NDL_P_OnOffBurstClocks] = 100;
+  on_off.f64[NDL_P_OnOffDuty] = 0.25;
+  EXPECT_EQ(refusal({"CreationProcess=Bernoulli"}, on_off), "accepted");
 }
 
 TEST(ParamRules, AZeroRateNeedsAPatternFile) {

@@ -224,6 +224,27 @@ bool applyAbiParams(AbiValues& values, const std::vector<std::string>& assignmen
     }
     expand = 0.0;
   }
+  // OnOff's burst and duty act only under OnOff, and it needs both.
+  static constexpr int64_t kOnOff = *paramEnumCode("CreationProcess", "OnOff");
+  double& burst = values.f64[NDL_P_OnOffBurstClocks];
+  double& duty = values.f64[NDL_P_OnOffDuty];
+  if (values.i64[NDL_P_CreationProcess] == kOnOff) {
+    if (burst == 0 || duty == 0) {
+      return fail(named("CreationProcess", "OnOff"),
+                  "OnOff needs OnOffBurstClocks (the mean on period, at least 1) and OnOffDuty "
+                  "(the share of the time on, above 0 and at most 1)");
+    }
+  } else if (burst != 0 || duty != 0) {
+    for (std::string_view name : {"OnOffBurstClocks", "OnOffDuty"}) {
+      if (wasGiven(name)) {
+        return fail(named(name, ""),
+                    "has no effect: it shapes the OnOff process, and CreationProcess is not "
+                    "OnOff");
+      }
+    }
+    burst = 0.0;
+    duty = 0.0;
+  }
   // The predictive path's timings act only with a predictor, which is compiled in.
   if (values.i64[NDL_P_Predictor] == 0) {
     for (std::string_view name :
@@ -305,6 +326,8 @@ void setRuntimeParams(const AbiValues& values, SimParams& p) {
   p.creation_process = static_cast<CreationProcess>(i[NDL_P_CreationProcess]);
   p.creation_rate = f[NDL_P_CreationRate];
   p.creation_interval_clocks = f[NDL_P_CreationIntervalClocks];
+  p.on_off_burst_clocks = f[NDL_P_OnOffBurstClocks];
+  p.on_off_duty = f[NDL_P_OnOffDuty];
   p.creation_max = i[NDL_P_CreationMax];
   p.message_min_bits = i[NDL_P_MessageMinBits];
   p.message_max_bits = i[NDL_P_MessageMaxBits];

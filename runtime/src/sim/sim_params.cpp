@@ -143,6 +143,21 @@ std::string validate(const SimParams& p, int32_t nodes) {
                        "(CreationIntervalClocks), got {}",
                        p.creation_interval_clocks);
   }
+  if (p.creation_process == CreationProcess::kOnOff) {
+    if (!(p.on_off_burst_clocks >= 1) || !(p.on_off_duty > 0 && p.on_off_duty <= 1))
+      return "on/off creation needs a mean on period of 1 clock at least and a duty cycle in (0, 1]";
+    if (p.creation_rate > p.on_off_duty * (1 + 1e-12)) {
+      return fmt::format("on/off creation at rate {} with duty cycle {} would create more than "
+                         "one message per clock while on",
+                         p.creation_rate, p.on_off_duty);
+    }
+    if (p.on_off_duty < 1 &&
+        p.on_off_burst_clocks * (1 - p.on_off_duty) / p.on_off_duty < 1 - 1e-12) {
+      return fmt::format("on/off creation with a {}-clock burst and duty cycle {} has off periods "
+                         "shorter than a clock on average",
+                         p.on_off_burst_clocks, p.on_off_duty);
+    }
+  }
   if (p.message_min_bits < 1 || p.message_max_bits < p.message_min_bits) {
     return "message length range is empty";
   }

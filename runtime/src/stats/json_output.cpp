@@ -126,8 +126,9 @@ nlohmann::json toJson(const SimParams& p) {
       {"NetworkFrequency_hz", p.network_frequency_hz},
       {"RouterFrequency_hz",
        p.router_frequency_hz > 0 ? p.router_frequency_hz : p.network_frequency_hz},
-      {"creation_process",
-       p.creation_process == CreationProcess::kPeriodic ? "periodic" : "bernoulli"},
+      {"creation_process", p.creation_process == CreationProcess::kPeriodic ? "periodic"
+                           : p.creation_process == CreationProcess::kOnOff  ? "on_off"
+                                                                            : "bernoulli"},
       {"MessageCreationRate_per_clock", p.creation_rate},
       {"MessageCreationInterval_clocks", p.creation_interval_clocks},
       {"MessageCreationMax", p.creation_max},
@@ -166,6 +167,10 @@ nlohmann::json toJson(const SimParams& p) {
     int64_t clocks = 0;
     while (in >> stage >> clocks) stages[stage] = clocks;
     out["RouterPipeline_clocks"] = stages;
+  }
+  if (p.creation_process == CreationProcess::kOnOff) {
+    out["OnOffBurst_clocks"] = p.on_off_burst_clocks;
+    out["OnOffDuty"] = p.on_off_duty;
   }
   return out;
 }

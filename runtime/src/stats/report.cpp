@@ -47,11 +47,19 @@ std::string formatReport(const Results& r) {
   const std::string_view pattern = p.pattern == TrafficPattern::kCustom && !p.pattern_name.empty()
                                        ? std::string_view(p.pattern_name)
                                        : patternName(p.pattern);
+  // The process is named when it is not the default Bernoulli (whose line keeps its bytes).
+  const std::string process =
+      p.creation_process == CreationProcess::kPeriodic
+          ? fmt::format(", periodic every {} clocks", p.creation_interval_clocks)
+      : p.creation_process == CreationProcess::kOnOff
+          ? fmt::format(", on/off (bursts of {} clocks on average, on {:.4g}% of the time)",
+                        p.on_off_burst_clocks, p.on_off_duty * 100)
+          : std::string();
   if (p.pattern_file.empty()) {
-    s += fmt::format("  traffic {}, seed {}\n", pattern, p.seed);
+    s += fmt::format("  traffic {}{}, seed {}\n", pattern, process, p.seed);
   } else if (synthetic) {
-    s += fmt::format("  traffic: pattern file {} (processor speed-up {}) and {} background, seed {}\n",
-                     p.pattern_file, 1 + p.expand_rate, pattern, p.seed);
+    s += fmt::format("  traffic: pattern file {} (processor speed-up {}) and {} background{}, seed {}\n",
+                     p.pattern_file, 1 + p.expand_rate, pattern, process, p.seed);
   } else {
     s += fmt::format("  traffic: pattern file {} (processor speed-up {}), seed {}\n",
                      p.pattern_file, 1 + p.expand_rate, p.seed);

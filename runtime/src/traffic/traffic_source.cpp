@@ -28,22 +28,72 @@ TrafficSources::TrafficSources(const SimParams& params, const TopologyIndex& top
   length_choices_ = (params.message_max_bits - params.message_min_bits) / length_step_ + 1;
   periodic_gap_ = std::max<int64_t>(1, std::llround(params.creation_interval_clocks));
   log_no_creation_ = std::log1p(-params.creation_rate);
+  const bool on_off = params.creation_process == CreationProcess::kOnOff;
+  if (on_off) {
+    // A two-state chain switching at the end of a clock: on -> off with probability
+    // 1 / burst, off -> on with the probability that makes the share of clocks on the duty
+    // cycle (docs/runtime.md 2.7).
+    on_rate_ = params.creation_rate / params.on_off_duty;
+    on_end_ = 1.0 / params.on_off_burst_clocks;
+    off_end_ = params.on_off_duty >= 1 ? 1.0
+                                       : on_end_ * params.on_off_duty / (1 - params.on_off_duty);
+    log_no_on_rate_ = std::log1p(-on_rate_);
+    log_no_on_end_ = std::log1p(-on_end_);
+    log_no_off_end_ = std::log1p(-off_end_);
+    on_off_.resize(static_cast<size_t>(nodes));
+  }
   for (int32_t n = 0; n < nodes; ++n) {
     Source& s = sources_[n];
     s.rng = Rng(params.seed, static_cast<uint64_t>(n));
     const bool active =
         params.creation_process == CreationProcess::kPeriodic ? true : params.creation_rate > 0;
     if (!active) continue;
+    if (on_off) {
+      // The chain starts in its stationary state: on with probability duty, and then (the
+      // periods being geometric) the rest of its period is as long as a whole one.
+      OnOffState& o = on_off_[static_cast<size_t>(n)];
+      if (params.on_off_duty >= 1) {
+        o.on_end = INT64_MAX / 4;
+      } else if (s.rng.uniform01() < params.on_off_duty) {
+        o.on_end = s.rng.geometric(on_end_, log_no_on_end_) - 1;
+      } else {
+        o.on_start = s.rng.geometric(off_end_, log_no_off_end_);
+        o.on_end = o.on_start + s.rng.geometric(on_end_, log_no_on_end_) - 1;
+      }
+    }
     const int64_t first = params.creation_process == CreationProcess::kPeriodic
                               ? static_cast<int64_t>(s.rng.below(periodic_gap_))
-                              : nextGap(s) - 1;
+                              : nextCreation(n, -1);
     due_.push(first, n);
   }
 }
 
-int64_t TrafficSources::nextGap(Source& s) {
-  if (params_.creation_process == CreationProcess::kPeriodic) return periodic_gap_;
-  return s.rng.geometric(params_.creation_rate, log_no_creation_);
+int64_t TrafficSources::nextCreation(int32_t e, int64_t c) {
+  Source& s = sources_[static_cast<size_t>(e)];
+  switch (params_.creation_process) {
+    case CreationProcess::kPeriodic: return c + periodic_gap_;
+    case CreationProcess::kOnOff: return nextOnOff(s, on_off_[static_cast<size_t>(e)], c);
+    case CreationProcess::kBernoulli: break;
+  }
+  return c + s.rng.geometric(params_.creation_rate, log_no_creation_);
+}
+
+// One Bernoulli(on_rate_) trial per clock of each on period, drawn as the gap to the first
+// success; a gap that passes the period's end draws again in the next period (the gaps are
+// memoryless, so this is the same process as one coin per clock). The chain runs on while a
+// source is blocked: it creates again in whatever period the clock of its release falls.
+int64_t TrafficSources::nextOnOff(Source& s, OnOffState& o, int64_t c) {
+  int64_t t = c + 1;
+  for (;;) {
+    while (o.on_end < t) {
+      o.on_start = o.on_end + 1 + s.rng.geometric(off_end_, log_no_off_end_);
+      o.on_end = o.on_start + s.rng.geometric(on_end_, log_no_on_end_) - 1;
+    }
+    t = std::max(t, o.on_start);
+    const int64_t at = t + s.rng.geometric(on_rate_, log_no_on_rate_) - 1;
+    if (at <= o.on_end) return at;
+    t = o.on_end + 1;
+  }
 }
 
 void TrafficSources::createDue(int64_t c, PacketStore& store, Statistics& stats, Network& net) {
@@ -60,7 +110,7 @@ void TrafficSources::createDue(int64_t c, PacketStore& store, Statistics& stats,
       return;
     }
     // A blocked source creates again once its queue has room (inject).
-    if (!sources_[node].blocked) due_.push(c + nextGap(sources_[node]), node);
+    if (!sources_[node].blocked) due_.push(nextCreation(node, c), node);
   }
 }
 
@@ -242,7 +292,7 @@ void TrafficSources::injectHeadBody(int32_t r, int32_t e, int32_t local, int64_t
         // The held message is in the queue now: the source creates again.
         s.blocked = false;
         --blocked_;
-        if (!stopped_) due_.push(c + nextGap(s), e);
+        if (!stopped_) due_.push(nextCreation(e, c), e);
       }
     }
     s.packet = pid;

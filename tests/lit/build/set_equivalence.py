@@ -91,6 +91,8 @@ CASES = [
     ("DeadlockHandling", "Detect", "interval"),
     ("RecoveryTimeout", "4clock", "recovery"),
     ("DeadlockTimeout", "500clock", "rate"),
+    ("InjectionProcess", "(OnOff (Burst 50clock) (Duty 25%))", "rate"),
+    ("InjectionProcess", "Periodic", "interval"),
     ("TrafficPattern", "Transpose", "rate"),
     ("TrafficPattern", "(HotSpot 20% (Nodes 5 6))", "rate"),
     ("RouterFrequency", "50MHz", "rate"),

@@ -43,7 +43,8 @@
 #define NDL_ABI_F64_PARAMS(X) \
   X(NetworkFrequencyHz)       \
   X(RouterFrequencyHz) X(CreationRate) X(CreationIntervalClocks) X(AvgDistance) X(HotSpotShare) \
-      X(ExpandRate)
+      X(ExpandRate)                                                                             \
+      X(OnOffBurstClocks) X(OnOffDuty) /* CreationProcess OnOff; 0 under the others */
 
 // Strings: ndl_params_str[NDL_P_<Name>]. DimNames: the port dimensions' names, comma-separated;
 // HeaderFieldNames: the routing's header fields', likewise; ClassNames: its network VC classes';

@@ -54,7 +54,7 @@ struct ParamRule {
 // function a simulator does not have.
 inline constexpr std::string_view kFlowControlNames[] = {"StoreAndForward", "VirtualCutThrough",
                                                          "Wormhole"};
-inline constexpr std::string_view kCreationProcessNames[] = {"Bernoulli", "Periodic"};
+inline constexpr std::string_view kCreationProcessNames[] = {"Bernoulli", "Periodic", "OnOff"};
 inline constexpr std::string_view kQueueOverflowNames[] = {"Refuse", "Block"};
 inline constexpr std::string_view kVcAllocationNames[] = {"NonAtomic", "Atomic"};
 inline constexpr std::string_view kMispredictionCheckNames[] = {"HintBits", "None"};
@@ -135,7 +135,7 @@ inline constexpr ParamRule kParamRules[] = {
                                 "network clocks", 1, kMaxLinkDelayClocks),
     param_rules_detail::integer("CreditDelayClocks", NDL_P_CreditDelayClocks, "CreditDelay",
                                 "network clocks", 1, kMaxCreditDelayClocks),
-    param_rules_detail::enumeration("CreationProcess", NDL_P_CreationProcess, "",
+    param_rules_detail::enumeration("CreationProcess", NDL_P_CreationProcess, "InjectionProcess",
                                     kCreationProcessNames),
     param_rules_detail::integer("CreationMax", NDL_P_CreationMax, "MessageCreationMax", "messages",
                                 1, param_rules_detail::kI64Max, "no limit"),
@@ -174,6 +174,11 @@ inline constexpr ParamRule kParamRules[] = {
     param_rules_detail::real("CreationIntervalClocks", NDL_P_CreationIntervalClocks,
                              "MessageCreationInterval", "network clocks", 1.0, kMaxReal, false,
                              "none: the traffic is given as a rate"),
+    // OnOff's mean on period and duty cycle; 0 under the other processes.
+    param_rules_detail::real("OnOffBurstClocks", NDL_P_OnOffBurstClocks, "InjectionProcess",
+                             "network clocks", 1.0, kMaxReal, false, "not OnOff"),
+    param_rules_detail::real("OnOffDuty", NDL_P_OnOffDuty, "InjectionProcess", "", 0.0, 1.0,
+                             /*min_open=*/true, "not OnOff"),
     param_rules_detail::real("HotSpotShare", NDL_P_HotSpotShare, "TrafficPattern", "", 0.0, 1.0,
                              /*min_open=*/true, "no hot-spot traffic"),
     param_rules_detail::real("ExpandRate", NDL_P_ExpandRate, "ProcessorPerformanceExpandRate", "",

@@ -18,9 +18,12 @@ namespace ndl::rt {
 
 enum class FlowControl : uint8_t { kStoreAndForward, kVirtualCutThrough, kWormhole };
 
-// How a source draws creation times: one Bernoulli(creation_rate) trial per clock, or one
-// message every creation_interval_clocks with a random phase per source.
-enum class CreationProcess : uint8_t { kBernoulli, kPeriodic };
+// How a source draws creation times: one Bernoulli(creation_rate) trial per clock; one
+// message every creation_interval_clocks with a random phase per source; or on/off, a
+// Bernoulli(creation_rate / on_off_duty) trial per clock while on, the source switching off
+// and on as a two-state Markov chain (mean on period on_off_burst_clocks, on a share
+// on_off_duty of the time; docs/runtime.md 2.7).
+enum class CreationProcess : uint8_t { kBernoulli, kPeriodic, kOnOff };
 
 // A message created while its source's injection queue is full: kRefuse counts it as refused;
 // kBlock holds it at the source, which creates no other message until the queue has room
@@ -70,6 +73,8 @@ struct SimParams {
   CreationProcess creation_process = CreationProcess::kBernoulli;
   double creation_rate = 0.01;            // messages per node per clock
   double creation_interval_clocks = 0.0;  // kPeriodic only
+  double on_off_burst_clocks = 0.0;       // kOnOff: mean on period, clocks (>= 1)
+  double on_off_duty = 0.0;               // kOnOff: share of the time on, (0, 1]
   int64_t creation_max = 0;               // 0: unlimited
   int64_t message_min_bits = 64;
   int64_t message_max_bits = 256;

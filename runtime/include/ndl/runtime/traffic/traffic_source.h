@@ -93,7 +93,14 @@ class TrafficSources {
   [[gnu::always_inline]] inline void injectHeadBody(int32_t r, int32_t e, int32_t local,
                                                     int64_t c, PacketStore& store,
                                                     Statistics& stats, Network& net);
-  int64_t nextGap(Source& s);
+  // The clock of endpoint e's next creation after clock c (c + 1 at the earliest).
+  int64_t nextCreation(int32_t e, int64_t c);
+  // An on/off source's chain: its current or next on period, [on_start, on_end] (clocks).
+  struct OnOffState {
+    int64_t on_start = 0;
+    int64_t on_end = -1;
+  };
+  int64_t nextOnOff(Source& s, OnOffState& o, int64_t c);
   void create(int32_t node, int64_t c, PacketStore& store, Statistics& stats, Network& net);
   void enqueue(int32_t node, int32_t dest, int64_t bits, int64_t c, PacketStore& store,
                Statistics& stats, Network& net, uint64_t tag = kNoTag);
@@ -109,6 +116,12 @@ class TrafficSources {
   int64_t length_choices_;
   int64_t periodic_gap_;
   double log_no_creation_;  // log1p(-creation_rate), for the gaps of a Bernoulli process
+  // OnOff: the probabilities of a creation per clock while on, of an on period ending and of
+  // an off period ending at a clock, and their log1p(-p) for geometric draws.
+  double on_rate_ = 0, log_no_on_rate_ = 0;
+  double on_end_ = 0, log_no_on_end_ = 0;
+  double off_end_ = 0, log_no_off_end_ = 0;
+  std::vector<OnOffState> on_off_;  // per endpoint under OnOff only
   int64_t created_ = 0;
   int64_t queued_ = 0;
   int32_t blocked_ = 0;    // sources blocked on a full queue
