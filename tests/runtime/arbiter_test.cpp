@@ -73,6 +73,35 @@ TEST(LatencyHistogram, ExactNearestRankPercentiles) {
   EXPECT_DOUBLE_EQ(h.mean(), (5050.0 + LatencyHistogram::kExactLimit + 5) / 101);
 }
 
+TEST(LatencyHistogram, BinsOfOneTwoOrFiveTimesAPowerOfTen) {
+  LatencyHistogram empty;
+  EXPECT_TRUE(empty.bins(100).counts.empty());
+  // 7..30: 24 values fit in 100 bins of 1, starting at the lowest.
+  LatencyHistogram narrow;
+  for (int v = 7; v <= 30; ++v) narrow.add(v);
+  LatencyBins b = narrow.bins(100);
+  EXPECT_EQ(b.first, 7);
+  EXPECT_EQ(b.width, 1);
+  EXPECT_EQ(b.counts, std::vector<uint64_t>(24, 1));
+  // 3..450 in at most 10 bins: widths 1, 2, 5, 10, 20 are too narrow, 50 spans 0..499 (bin 9
+  // holds 450).
+  LatencyHistogram wide;
+  for (int v : {3, 49, 50, 120, 450, 450}) wide.add(v);
+  b = wide.bins(10);
+  EXPECT_EQ(b.first, 0);
+  EXPECT_EQ(b.width, 50);
+  EXPECT_EQ(b.counts, (std::vector<uint64_t>{2, 1, 1, 0, 0, 0, 0, 0, 0, 2}));
+  // Values beyond the exact table are binned too.
+  wide.add(LatencyHistogram::kExactLimit + 5);
+  b = wide.bins(100);
+  EXPECT_EQ(b.width, 1000);
+  uint64_t sum = 0;
+  for (uint64_t c : b.counts) sum += c;
+  EXPECT_EQ(sum, 7u);
+  EXPECT_EQ(b.counts.back(), 1u);
+  EXPECT_EQ(b.first + static_cast<int64_t>(b.counts.size() - 1) * b.width, 65000);
+}
+
 TEST(SteadyState, TruncatesTransientAndCoversTrueMean) {
   // A decaying transient on top of i.i.d. noise of known mean 50: MSER must cut the start
   // and the 95% interval must cover 50.

@@ -242,10 +242,14 @@ TEST(Tables, ByDefaultBesideTheJsonUpToTheNodeLimit) {
   EXPECT_EQ(files.note, "");
   EXPECT_EQ(readFile(dir + "/run.nodes.csv"), formatTable(r, ResultTable::kNodes));
   EXPECT_EQ(readFile(dir + "/run.pairs.csv"), formatTable(r, ResultTable::kPairs));
+  EXPECT_EQ(files.files[4], "run.channels.csv");
+  EXPECT_EQ(readFile(dir + "/run.channels.csv"), formatTable(r, ResultTable::kChannels));
+  EXPECT_EQ(parseCsv(readFile(dir + "/run.channels.csv")).size(), 1u + r.channels.size());
   const nlohmann::json j = toJson(r, files);
   EXPECT_EQ(j["tables"], nlohmann::json({{"nodes", "run.nodes.csv"},
                                          {"pairs", "run.pairs.csv"},
                                          {"application", nullptr},
+                                         {"channels", "run.channels.csv"},
                                          {"note", nullptr}}));
 
   // Above the limit: the per-node table is not written, the pairs table is, and both the
@@ -277,13 +281,19 @@ TEST(Tables, AskedForAtAPrefixWhateverTheSize) {
   EXPECT_EQ(files.files[0], "nodes.csv");
   EXPECT_EQ(files.files[1], "pairs.csv");
   EXPECT_TRUE(fs::exists(dir + "/tables/nodes.csv"));
+  // A network above kChannelRowLimit routers keeps no channel rows: the note says so.
+  Results huge = big;
+  huge.channels.clear();
+  writeTables(huge, TablesMode::kAlways, dir + "/tables/huge", dir + "/run.json", files, errors);
+  EXPECT_EQ(files.files[4], "");
+  EXPECT_EQ(files.note, "channels table: kept for networks of up to 4096 routers");
   // None.
   writeTables(big, TablesMode::kNever, "", dir + "/run.json", files, errors);
   EXPECT_EQ(files.files, (std::array<std::string, kResultTables.size()>{}));
   EXPECT_EQ(files.note, "--no-tables");
   // A prefix in a missing directory: errors, and the note says why they are missing.
   writeTables(big, TablesMode::kAlways, dir + "/missing/run", dir + "/run.json", files, errors);
-  ASSERT_EQ(errors.size(), 2u);
+  ASSERT_EQ(errors.size(), 3u);  // nodes, pairs, channels
   EXPECT_EQ(errors[0],
             "cannot write '" + dir + "/missing/run.nodes.csv': No such file or directory");
   EXPECT_EQ(files.files[0], "");

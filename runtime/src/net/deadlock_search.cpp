@@ -201,13 +201,17 @@ std::string Network::vcName(uint32_t gv) const {
     (ovcBegin(router_[mid]) <= up_ovc ? up : hi) = mid;
   }
   const int32_t port = (up_ovc - ovcBegin(router_[up])) / vcs_;
-  const int32_t code = out_code_[router_[up].portBegin() + port];
-  if (code < 0) return fmt::format("n{}:p{} vc{}", up, port, v.index);
+  return fmt::format("{} vc{}", channelName(up, port), v.index);
+}
+
+std::string Network::channelName(int32_t r, int32_t port) const {
+  const int32_t code = out_code_[router_[r].portBegin() + port];
+  if (code < 0) return fmt::format("n{}:p{}", r, port);
   const int32_t dim = code >> 1;
   const std::string name = dim < static_cast<int32_t>(dim_names_.size())
                                ? dim_names_[dim]
                                : (dim < 3 ? std::string(1, "xyz"[dim]) : fmt::format("d{}", dim));
-  return fmt::format("n{}:{}{} vc{}", up, name, (code & 1) ? "+" : "-", v.index);
+  return fmt::format("n{}:{}{}", r, name, (code & 1) ? "+" : "-");
 }
 
 }  // namespace ndl::rt

@@ -18,7 +18,7 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   // The memory estimate (memory_estimate.h) counts these entries.
   static_assert(sizeof(Router) + sizeof(int64_t) + sizeof(int64_t) + 1.0 / 8 ==
                 kRouterEntryBytes);
-  static_assert(sizeof(Port) + 2 * sizeof(int16_t) == kPortEntryBytes);
+  static_assert(sizeof(Port) + 2 * sizeof(int16_t) + sizeof(uint64_t) == kPortEntryBytes);
   static_assert(sizeof(InputVc) == kInputVcEntryBytes);
   static_assert(sizeof(uint32_t) == kFlitSlotBytes && sizeof(uint16_t) == kOutputVcEntryBytes);
   if (std::string err = validate(desc); !err.empty()) throw std::invalid_argument(err);
@@ -95,6 +95,7 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   }
 
   ports_.assign(ports, Port{});
+  port_flits_.assign(ports, 0);
   out_code_.assign(ports, -1);
   in_code_.assign(ports, -1);
   for (int32_t r = 0; r < routers_; ++r) {

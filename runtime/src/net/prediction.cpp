@@ -211,6 +211,7 @@ void Network::moveCopyFlit(int32_t r, uint32_t gv, int l, const RouterFrame& f, 
     EventWheel::append(wheel_.flitsAt(c + port.link_delay + flit_pipe_), sent);
   }
   ++log.flit_hops;
+  ++port_flits_[f.pb + v.out_port];  // a copy loads the channel as a packet does
   ++flits_in_network_;
   if (tail) {
     out_vc_[gov] &= static_cast<uint16_t>(~kOwned);

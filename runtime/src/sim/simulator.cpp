@@ -553,6 +553,21 @@ Results Simulator::run(const RunOptions& options) {
   out.simulated_time_ns = out.cycles * out.cycle_ns;
   out.router_clocks = s.router_ticks;
   out.flit_hops = s.flit_hops;
+  {
+    int32_t busiest_router = -1, busiest_port = 0;
+    const bool rows = s.net.routers() <= Results::kChannelRowLimit;
+    s.net.forEachChannel([&](int32_t r, int32_t p, int32_t to, uint64_t flits) {
+      ++out.channel_count;
+      out.channel_flits_total += flits;
+      if (busiest_router < 0 || flits > out.channel_flits_max) {
+        out.channel_flits_max = flits;
+        busiest_router = r;
+        busiest_port = p;
+      }
+      if (rows) out.channels.push_back({r, p, to, flits});
+    });
+    if (busiest_router >= 0) out.channel_busiest = s.net.channelName(busiest_router, busiest_port);
+  }
   s.stats.finish(out.cycles, s.net.flitsInNetwork(), s.net.collisions(), s.held(), out);
   {
     const int32_t k = s.net.classes();

@@ -107,6 +107,14 @@ nlohmann::json prediction(const Results& r) {
 
 }  // namespace
 
+namespace {
+// A histogram of the measured latencies in clocks: counts[i] latencies in
+// [first_clock + i * bin_clocks, first_clock + (i + 1) * bin_clocks).
+nlohmann::json bins(const LatencyBins& b) {
+  return {{"first_clock", b.first}, {"bin_clocks", b.width}, {"counts", b.counts}};
+}
+}  // namespace
+
 nlohmann::json toJson(const SimParams& p) {
   nlohmann::json pairs = nlohmann::json::array();
   for (const auto& [a, b] : p.report_pairs) pairs.push_back({a, b});
@@ -196,6 +204,9 @@ nlohmann::json toJson(const Results& r, const TableFiles& files) {
   for (size_t i = 0; i < kResultTables.size(); ++i) {
     // The routers table exists only when endpoints are not one per router: no key otherwise.
     if (kResultTables[i] == ResultTable::kRouters && !hasTable(r, ResultTable::kRouters)) continue;
+    if (kResultTables[i] == ResultTable::kChannels && !hasTable(r, ResultTable::kChannels) &&
+        r.channel_count == 0)
+      continue;
     tables[std::string(tableName(kResultTables[i]))] =
         files.files[i].empty() ? json(nullptr) : json(files.files[i]);
   }
@@ -264,6 +275,10 @@ nlohmann::json toJson(const Results& r, const TableFiles& files) {
        {{"network", latency(r.network_latency, 1)},
         {"message", latency(r.message_latency, 1)},
         {"packet", latency(r.packet_latency, 1)}}},
+      {"latency_histograms",
+       {{"network", bins(r.network_bins)},
+        {"message", bins(r.message_bins)},
+        {"packet", bins(r.packet_bins)}}},
       {"throughput",
        {{"offered_flits_per_node_cycle", r.offered_flits_per_node_cycle},
         {"accepted_flits_per_node_cycle", r.accepted_flits_per_node_cycle},
@@ -272,6 +287,18 @@ nlohmann::json toJson(const Results& r, const TableFiles& files) {
         {"window_end_cycle", r.window_end_cycle},
         {"measured_messages", r.measured_messages}}},
       {"hops", {{"mean", r.hops_mean}}},
+      {"channels",
+       {{"count", r.channel_count},
+        {"flits", r.channel_flits_total},
+        {"mean_flits_per_clock",
+         r.channel_count > 0 && r.cycles > 0
+             ? static_cast<double>(r.channel_flits_total) /
+                   static_cast<double>(r.channel_count) / static_cast<double>(r.cycles)
+             : 0.0},
+        {"max_flits_per_clock",
+         r.cycles > 0 ? static_cast<double>(r.channel_flits_max) / static_cast<double>(r.cycles)
+                      : 0.0},
+        {"busiest", r.channel_busiest}}},
       {"by_distance", by_distance},
       {"collisions",
        {{"total", r.collisions_total},

@@ -134,6 +134,14 @@ std::string formatReport(const Results& r) {
                    r.offered_flits_per_node_cycle, r.accepted_flits_per_node_cycle,
                    r.bandwidth_bytes_per_s / 1e6);
   s += fmt::format("hops: mean {:.3f}\n", r.hops_mean);
+  if (r.channel_count > 0 && r.cycles > 0) {
+    const double clocks = static_cast<double>(r.cycles);
+    s += fmt::format("channels: {} carried {:.4f} flits/clock on average, the busiest {:.4f} ({})\n",
+                     r.channel_count,
+                     static_cast<double>(r.channel_flits_total) /
+                         static_cast<double>(r.channel_count) / clocks,
+                     static_cast<double>(r.channel_flits_max) / clocks, r.channel_busiest);
+  }
   if (r.has_prediction) {
     const PredictionCounters& c = r.prediction;
     const int64_t heads = c.heads[0] + c.heads[1], predictions = c.predictions[0] + c.predictions[1];

@@ -69,6 +69,8 @@ size_t rowCount(const Results& r, ResultTable t) {
       return r.application.finish_clock.size();
     case ResultTable::kRouters:
       return r.per_router.size();
+    case ResultTable::kChannels:
+      return r.channels.size();
   }
   return 0;
 }
@@ -110,6 +112,9 @@ void header(const Results& r, ResultTable t, Buffer& b) {
       }
       b.append(std::string_view(",recoveries,recovery_hops\n"));
       return;
+    case ResultTable::kChannels:
+      b.append(std::string_view("router,port,to_router,flits,flits_per_clock\n"));
+      return;
   }
 }
 
@@ -123,6 +128,8 @@ size_t columns(const Results& r, ResultTable t) {
       return 5;
     case ResultTable::kRouters:
       return 5 + r.class_names.size();
+    case ResultTable::kChannels:
+      return 5;
   }
   return 0;
 }
@@ -213,6 +220,17 @@ void row(const Results& r, ResultTable t, size_t i, Cells& out) {
       out.put('\n');
       return;
     }
+    case ResultTable::kChannels: {
+      const Results::ChannelRow& x = r.channels[i];
+      for (int64_t v : {int64_t{x.router}, int64_t{x.port}, int64_t{x.to_router},
+                        static_cast<int64_t>(x.flits)}) {
+        out.integer(v);
+        out.put(',');
+      }
+      out.number(r.cycles > 0 ? static_cast<double>(x.flits) / static_cast<double>(r.cycles) : 0.0);
+      out.put('\n');
+      return;
+    }
     case ResultTable::kApplication: {
       const ApplicationResult& a = r.application;
       const double ns = r.cycle_ns;
@@ -290,6 +308,8 @@ std::string_view tableName(ResultTable table) {
       return "application";
     case ResultTable::kRouters:
       return "routers";
+    case ResultTable::kChannels:
+      return "channels";
   }
   return "?";
 }
@@ -304,6 +324,8 @@ bool hasTable(const Results& r, ResultTable table) {
       return r.application.present;
     case ResultTable::kRouters:
       return !r.per_router.empty();
+    case ResultTable::kChannels:
+      return !r.channels.empty();
   }
   return false;
 }
@@ -377,6 +399,12 @@ void writeTables(const Results& r, TablesMode mode, const std::string& prefix,
   bool missing = false;
   for (size_t i = 0; i < kResultTables.size(); ++i) {
     missing |= hasTable(r, kResultTables[i]) && files.files[i].empty();
+  }
+  // Channel rows are kept for networks of up to kChannelRowLimit routers only.
+  if (r.channel_count > 0 && r.channels.empty() && mode == TablesMode::kAlways) {
+    missing = true;
+    skipped.push_back(fmt::format("channels table: kept for networks of up to {} routers",
+                                  Results::kChannelRowLimit));
   }
   if (missing && !skipped.empty()) {
     files.note = fmt::format("{}", fmt::join(skipped, "; "));

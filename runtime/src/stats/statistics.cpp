@@ -169,6 +169,9 @@ void Statistics::finish(int64_t cycles, int64_t flits_in_network,
   out.network_latency = network_.summary();
   out.message_latency = message_.summary();
   out.packet_latency = packet_.summary();
+  out.network_bins = network_.bins(Results::kLatencyBins);
+  out.message_bins = message_.bins(Results::kLatencyBins);
+  out.packet_bins = packet_.bins(Results::kLatencyBins);
   out.hops_mean = measured_packets_ ? static_cast<double>(measured_hops_) / measured_packets_ : 0;
   out.by_distance.clear();
   for (size_t h = 0; h < by_distance_.size(); ++h) {

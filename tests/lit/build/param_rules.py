@@ -31,9 +31,12 @@ CASES = [
     (uniform, ["--param", "QueueOverflow=2"], 2,
      "error: --param QueueOverflow=2: not a QueueOverflow: expected 0 Refuse or 1 Block "
      "(the code or the name) (the program's InjectionQueueOverflow)"),
+    (uniform, ["--param", "CreationProcess=3"], 2,
+     "error: --param CreationProcess=3: not a CreationProcess: expected 0 Bernoulli, "
+     "1 Periodic or 2 OnOff (the code or the name) (the program's InjectionProcess)"),
     (uniform, ["--param", "CreationProcess=2"], 2,
-     "error: --param CreationProcess=2: not a CreationProcess: expected 0 Bernoulli or "
-     "1 Periodic (the code or the name)"),
+     "error: --param CreationProcess=2: OnOff needs OnOffBurstClocks (the mean on period, at "
+     "least 1) and OnOffDuty (the share of the time on, above 0 and at most 1)"),
     # Entries the compiler derives with the packet's layout.
     (uniform, ["--param", "ChannelWidthBits=64"], 2, f"error: --param ChannelWidthBits=64: ChannelWidthBits {REBUILD}"),
     (uniform, ["--param", "HeaderFlits=3"], 2, f"error: --param HeaderFlits=3: HeaderFlits {REBUILD}"),

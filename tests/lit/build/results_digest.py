@@ -8,7 +8,7 @@ were recorded before the change they guard. The per-node and per-pair tables, wr
 beside the JSON since the manifest was recorded, are hashed as the JSON held them then
 (results_tables.with_tables): the same values, in the same places. --update rewrites the
 manifest's figures (only for a change that is meant to change results, or adds keys to them;
-say why in its commit). NDL_DIGEST_DROP=key,... leaves those keys of "config" out of the
+say why in its commit). NDL_DIGEST_DROP=key,... leaves those keys of "config" and of the results out of the
 hash: a change that adds keys shows, with them left out, that the rest is unchanged before
 --update records them.
 """
@@ -41,6 +41,7 @@ def digest(program, sets, tag):
     if os.environ.get("NDL_DIGEST_DROP"):  # keys added to the results since the manifest
         for k in os.environ["NDL_DIGEST_DROP"].split(","):
             r["config"].pop(k, None)
+            r.pop(k, None)
     text = json.dumps(r, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest(), r["messages"]["delivered"], code
 

@@ -41,7 +41,7 @@ struct NetworkShape {
 // with a recovery field adds two counters more (16 bytes), one with token classes a lane
 // count (1 byte); neither is counted.
 inline constexpr double kRouterEntryBytes = 24 + 8 + 8 + 1.0 / 8;
-inline constexpr double kPortEntryBytes = 16 + 2 * 2;                 // entry, in/out codes
+inline constexpr double kPortEntryBytes = 16 + 2 * 2 + 8;  // entry, in/out codes, flits sent
 inline constexpr double kInputVcEntryBytes = 20;
 inline constexpr double kFlitSlotBytes = 4;
 inline constexpr double kOutputVcEntryBytes = 2;

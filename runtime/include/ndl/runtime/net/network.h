@@ -257,6 +257,19 @@ class Network {
   int dropCycle(const std::vector<uint32_t>& cycle, int64_t c, PacketStore& store, CycleLog& log);
   // "n3:x+ vc0": the channel into the VC's router that feeds input VC gv.
   std::string vcName(uint32_t gv) const;
+  // "n3:x+": a channel by its sending router and port, named by dimension and direction.
+  std::string channelName(int32_t r, int32_t port) const;
+  // Per channel (a router's network port with a receiver), the flits it carried, in the order
+  // of routers and their ports; f(router, port, to_router, flits).
+  template <class F>
+  void forEachChannel(F f) const {
+    for (int32_t r = 0; r < routers_; ++r) {
+      for (int32_t p = 0; p < router_[r].degree(); ++p) {
+        const int32_t g = router_[r].portBegin() + p;
+        if (ports_[g].down_router >= 0) f(r, p, ports_[g].down_router, port_flits_[g]);
+      }
+    }
+  }
   const std::vector<int64_t>& collisions() const { return collisions_; }
   // Packets granted an output VC of each network class, router by router (classes() per
   // router); grants that set the routing's RecoveryField (recoveries) and grants to packets
@@ -478,6 +491,8 @@ class Network {
     uint8_t sa_in_ptr = 0;     // switch allocation pointer (input side)
   };
   std::vector<Port> ports_;
+  // Flits sent out of each port over its link (the channel's load; ejection ports stay 0).
+  std::vector<uint64_t> port_flits_;
 
   // Per global input VC, one record: its state (InputVc) followed by its ring of depth_ flit
   // slots (packet ids). What a router step and a delivery read and write of a VC is then one

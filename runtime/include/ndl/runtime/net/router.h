@@ -90,6 +90,7 @@ NDL_HOT void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame&
     EventWheel::append(wheel_.flitsAt(c + port.link_delay + flit_pipe_), sent);
   }
   ++log.flit_hops;  // the packet's hop is counted as its head is routed at the next router
+  ++port_flits_[f.pb + o];
   if (tail) {
     out_vc_[gov] &= static_cast<uint16_t>(~kOwned);
     router_[r].owning &= ~(uint64_t{1} << l);

@@ -17,6 +17,16 @@ struct LatencySummary {
   int64_t max = 0;
 };
 
+// Counts in bins of equal width for output: bin i holds the latencies in
+// [first + i * width, first + (i + 1) * width). The width is 1, 2 or 5 times a power of ten,
+// the smallest that covers the values seen in at most the bins asked for; first is a multiple
+// of it. No bins when nothing was recorded.
+struct LatencyBins {
+  int64_t first = 0;
+  int64_t width = 1;
+  std::vector<uint64_t> counts;
+};
+
 class LatencyHistogram {
  public:
   static constexpr int64_t kExactLimit = 1 << 16;
@@ -38,6 +48,7 @@ class LatencyHistogram {
   // Nearest-rank percentile: the smallest value v with at least ceil(q * count) values <= v.
   int64_t percentile(double q) const;
   LatencySummary summary() const;
+  LatencyBins bins(int64_t max_bins) const;
 
  private:
   std::vector<uint64_t> counts_;

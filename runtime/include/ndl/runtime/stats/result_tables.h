@@ -24,9 +24,13 @@ enum class ResultTable : uint8_t {
   // A row per router, only when routers have other than one endpoint each: collisions,
   // drops, VC-class grants, recoveries.
   kRouters,
+  // A row per network channel: its sending router and port, receiving router, flits carried
+  // and flits per clock (whole run); for networks of up to Results::kChannelRowLimit routers.
+  kChannels,
 };
-inline constexpr std::array<ResultTable, 4> kResultTables{
-    ResultTable::kNodes, ResultTable::kPairs, ResultTable::kApplication, ResultTable::kRouters};
+inline constexpr std::array<ResultTable, 5> kResultTables{
+    ResultTable::kNodes, ResultTable::kPairs, ResultTable::kApplication, ResultTable::kRouters,
+    ResultTable::kChannels};
 
 // "nodes", "pairs", "application", "routers": the key in the JSON's "tables" and the file's
 // suffix.

@@ -209,6 +209,9 @@ struct Results {
   LatencySummary network_latency;  // first head entering to last tail ejected, per message
   LatencySummary message_latency;  // creation to last tail ejected, per message
   LatencySummary packet_latency;   // head entering to tail ejected, per packet
+  // The same measured latencies in at most kLatencyBins bins each (JSON latency_histograms).
+  static constexpr int64_t kLatencyBins = 100;
+  LatencyBins network_bins, message_bins, packet_bins;
 
   double offered_flits_per_node_cycle = 0;
   double accepted_flits_per_node_cycle = 0;
@@ -229,6 +232,19 @@ struct Results {
   // Per router, only when routers have other than one endpoint each (else empty: the
   // router's figures are in its endpoint's NodeRow).
   std::vector<RouterRow> per_router;
+  // Channel loads over the whole run: flits each network channel carried (its flits per clock
+  // are flits / cycles). The rows (JSON tables.channels) only for networks of up to
+  // kChannelRowLimit routers; the summary for every network.
+  struct ChannelRow {
+    int32_t router, port, to_router;
+    uint64_t flits;
+  };
+  static constexpr int64_t kChannelRowLimit = 4096;
+  std::vector<ChannelRow> channels;
+  int64_t channel_count = 0;
+  uint64_t channel_flits_total = 0;
+  uint64_t channel_flits_max = 0;
+  std::string channel_busiest;  // "n3:x+", the first of the most loaded
   // The routing's network VC classes and (RecoveryField name), if any; totals of the
   // per-node class grants, recoveries and recovery hops (whole run).
   std::vector<std::string> class_names;
