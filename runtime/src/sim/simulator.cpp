@@ -161,8 +161,8 @@ void Simulator::State::account(int64_t c) {
   });
   for (const auto& arrival : *arrivals) {
     Packet& p = store.packets[arrival.packet];
-    stats.onPacketDelivered(p, c);
     Message& m = store.messages[p.message];
+    stats.onPacketDelivered(p, c, m.resolved + 1 == m.packets && m.dropped == 0);
     m.collisions += p.collisions;
     m.max_hops = std::max<uint32_t>(m.max_hops, p.hops);
     if (++m.resolved == m.packets) {

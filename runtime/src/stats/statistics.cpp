@@ -41,13 +41,16 @@ void Statistics::onMessageInjected(const Message& m) {
   current_.injected_bits += m.length_bits;
 }
 
-void Statistics::onPacketDelivered(const Packet& p, int64_t c) {
+void Statistics::onPacketDelivered(const Packet& p, int64_t c, bool completes) {
   ++packets_delivered_;
   total_.delivered_flits += p.len;
   current_.delivered_flits += p.len;
   const int32_t src = srcEndpoint(p), dst = dstEndpoint(p);
   per_node_[dst].delivered_flits += p.len;
-  if (!measuring()) return;
+  // The packet that completes the message opening the window is measured with it: with
+  // one packet per message, the packets measured are the messages measured.
+  const bool opens = completes && !window_open_ && delivered_ == warmup_;
+  if (!measuring() && !opens) return;
   const int64_t latency = c - p.head_entry;
   packet_.add(latency);
   ++measured_packets_;

@@ -6,12 +6,14 @@
   times their flits (by_distance, counted at the routers' heads), after the run drains.
 - At a load this light no two packets meet: every network latency is the zero-load one, so
   the network histogram is one bin holding every measured message.
-- Uniform traffic near saturation: each histogram's counts sum to its measured count, its
+- Uniform traffic, 2,000 messages of warm-up: as many packets measured as messages (one
+  packet each); each histogram's counts sum to its measured count, its
   bins hold the p50 and max that latency_cycles reports, and the busiest channel carries at
   most one flit per clock.
 """
 import csv
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -89,7 +91,29 @@ for kind in ("network", "message", "packet"):
             median_bin = i
     check(f"{kind}: the p50 falls in the bin where half are counted",
           first + median_bin * width <= s["p50"] < first + (median_bin + 1) * width)
+# With one packet per message the packets measured are the messages measured: the packet
+# completing the message that opens the window is measured with it (before, it was not).
+check("one packet per message: as many packets measured as messages",
+      r["latency_cycles"]["packet"]["count"] == r["latency_cycles"]["message"]["count"] == 18000)
 check("the busiest channel carries at most a flit per clock",
       0 < r["channels"]["max_flits_per_clock"] <= 1 and
       r["channels"]["mean_flits_per_clock"] <= r["channels"]["max_flits_per_clock"])
+# The plots of one run (python/ndl/plots.py): a histogram and a heat map of a 2-D torus, and a
+# clear refusal for a network that is not one.
+python_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "python")
+env = dict(os.environ, PYTHONPATH=python_dir)
+js = os.path.join(out, "uniform.json")
+for what in ("histogram", "channels"):
+    p = subprocess.run([sys.executable, "-m", "ndl.plots", what, js, "-o",
+                        os.path.join(out, what)], capture_output=True, text=True, env=env)
+    png = os.path.join(out, what + ".png")
+    check(f"plot {what}", p.returncode == 0 and os.path.getsize(png) > 1000, p.stderr.strip())
+ring = run(ndlc, out, "ring", "(Topology (Ring 6))\n(NetworkChannelWidth 32bit)\n"
+           "(NetworkFrequency 100MHz)\n(NetworkPacketSize 128bit)\n(MessageCreationRate 1%)\n"
+           "(MessageCreationMax 200)\n")
+p = subprocess.run([sys.executable, "-m", "ndl.plots", "channels", os.path.join(out, "ring.json")],
+                   capture_output=True, text=True, env=env)
+check("no heat map of a ring, said plainly", p.returncode == 1 and
+      "needs a 2-D Mesh or Torus" in p.stderr, p.stderr.strip())
+check("a ring's channels: two per router", ring["channels"]["count"] == 12)
 print("channel_loads: all checks passed")

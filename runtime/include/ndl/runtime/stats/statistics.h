@@ -33,7 +33,9 @@ class Statistics {
   void onRefused(int32_t endpoint, int64_t flits);
   void onFlitInjected(int32_t endpoint) { ++per_node_[endpoint].injected_flits; }
   void onMessageInjected(const Message& m);  // its first head entered the network
-  void onPacketDelivered(const Packet& p, int64_t c);
+  // `completes`: the packet is the last of a message that is delivered whole, which is then
+  // resolved.
+  void onPacketDelivered(const Packet& p, int64_t c, bool completes);
   void onPacketDropped(const Packet& p, int32_t at_router);
   void onMessageResolved(const Message& m, int64_t c);  // all its packets delivered/dropped
   // Called after every clock with the flits then in the network.

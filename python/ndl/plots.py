@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Plots of one run's results (a simulator's --json file and its tables), with gnuplot.
+
+    python3 -m ndl.plots histogram RUN.json [--kind message|network|packet] [-o BASE]
+    python3 -m ndl.plots channels RUN.json [-o BASE]
+
+histogram: the run's latency histogram (JSON latency_histograms, the measured messages or
+packets per bin, in clocks), with its mean and p99 marked.
+channels: a heat map of channel loads for a 2-D mesh or torus: each router's cell is the load
+of its busiest outgoing channel in flits per clock (the channels table), on the grid of the
+topology's coordinates (router x + kx * y); the busiest channel's load bounds the offered
+load the network accepts, a channel carrying at most 1.
+
+Each writes BASE.png, BASE.svg and the .gp/.dat files gnuplot read (BASE defaults to the JSON
+path without .json, plus -histogram-KIND or -channels). Exit status 1 with a message when the
+run has no such data (nothing measured; no channels table; not a 2-D mesh or torus).
+"""
+import argparse
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+
+def gp_string(s):
+    return '"' + str(s).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def run_gnuplot(base, script):
+    """Writes BASE.gp drawing `script` to BASE.png and BASE.svg and runs gnuplot."""
+    full = (f"set terminal pngcairo size 900,600 noenhanced font 'DejaVu Sans,11'\n"
+            f"set output {gp_string(base.with_suffix('.png'))}\n{script}\nset output\n"
+            f"set terminal svg size 900,600 dynamic noenhanced font 'DejaVu Sans,11'\n"
+            f"set output {gp_string(base.with_suffix('.svg'))}\nreplot\nset output\n")
+    gp = base.with_suffix(".gp")
+    gp.write_text(full, encoding="utf-8")
+    gnuplot = shutil.which("gnuplot")
+    if not gnuplot:
+        raise RuntimeError("gnuplot is not installed (scripts/install-deps.sh installs "
+                           "gnuplot-nox)")
+    r = subprocess.run([gnuplot, str(gp)], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError("gnuplot failed:\n" + r.stderr.strip())
+    return [base.with_suffix(".png"), base.with_suffix(".svg")]
+
+
+def histogram(run, base, kind="message"):
+    h = run["latency_histograms"][kind]
+    s = run["latency_cycles"][kind]
+    if not h["counts"]:
+        raise RuntimeError(f"the run measured no {kind} latency: nothing to plot")
+    first, width = h["first_clock"], h["bin_clocks"]
+    dat = base.with_suffix(".dat")
+    with open(dat, "w", encoding="utf-8") as f:
+        for i, c in enumerate(h["counts"]):
+            f.write(f"{first + i * width + width / 2!r}\t{c}\n")
+    top = max(h["counts"])
+    script = "\n".join([
+        f"set title {gp_string(kind + ' latency, ' + str(s['count']) + ' measured')}",
+        f"set xlabel {gp_string(kind + ' latency (clocks, bins of ' + str(width) + ')')}",
+        "set ylabel 'count'",
+        "set grid ytics lc rgb '#dddddd'",
+        "set style fill solid 0.6 border -1",
+        f"set boxwidth {width * 0.95!r}",
+        f"set yrange [0:{top * 1.15!r}]",
+        f"set arrow 1 from {s['mean']!r},0 to {s['mean']!r},{top * 1.05!r} nohead "
+        "lc rgb '#c00000' lw 2",
+        f"set label 1 {gp_string('mean ' + format(s['mean'], '.1f'))} at {s['mean']!r},{top * 1.1!r} "
+        "center textcolor rgb '#c00000'",
+        f"set arrow 2 from {s['p99']!r},0 to {s['p99']!r},{top * 0.9!r} nohead "
+        "lc rgb '#444444' dt 2",
+        f"set label 2 {gp_string('p99 ' + format(s['p99'], 'g'))} at {s['p99']!r},{top * 0.95!r} center",
+        f"plot {gp_string(dat)} using 1:2 with boxes lc rgb '#4477aa' notitle",
+    ])
+    return run_gnuplot(base, script)
+
+
+def grid_of(run):
+    """(kx, ky) of a 2-D mesh or torus, from the topology's name ("Mesh 8 8")."""
+    words = str(run["topology"]["name"]).split()
+    if len(words) == 3 and words[0] in ("Mesh", "Torus") and all(w.isdigit() for w in words[1:]):
+        return int(words[1]), int(words[2])
+    raise RuntimeError(f"a channel heat map needs a 2-D Mesh or Torus; this run's topology is "
+                       f"{run['topology']['name']}")
+
+
+def channel_heatmap(run, json_path, base):
+    kx, ky = grid_of(run)
+    name = run["tables"].get("channels")
+    if not name:
+        raise RuntimeError("the run has no channels table ("
+                           f"{run['tables'].get('note') or 'run the simulator with --json'})")
+    busiest = [0.0] * (kx * ky)
+    with open(os.path.join(os.path.dirname(os.path.abspath(json_path)), name)) as f:
+        for row in csv.DictReader(f):
+            r = int(row["router"])
+            busiest[r] = max(busiest[r], float(row["flits_per_clock"]))
+    dat = base.with_suffix(".dat")
+    with open(dat, "w", encoding="utf-8") as f:
+        for y in range(ky):
+            f.write("\t".join(repr(busiest[x + kx * y]) for x in range(kx)) + "\n")
+    script = "\n".join([
+        f"set title {gp_string('busiest outgoing channel per router, flits/clock (max ' + format(max(busiest), '.3f') + ')')}",
+        "set xlabel 'x'", "set ylabel 'y'",
+        f"set xrange [-0.5:{kx - 0.5}]", f"set yrange [-0.5:{ky - 0.5}]",
+        "set cbrange [0:*]", "set palette defined (0 '#ffffff', 0.5 '#f4a261', 1 '#9b2226')",
+        "set size ratio -1", "set xtics 1", "set ytics 1",
+        f"plot {gp_string(dat)} matrix with image notitle",
+    ])
+    return run_gnuplot(base, script)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python3 -m ndl.plots", description=__doc__.split("\n")[0])
+    ap.add_argument("what", choices=["histogram", "channels"])
+    ap.add_argument("json")
+    ap.add_argument("--kind", choices=["message", "network", "packet"], default="message")
+    ap.add_argument("-o", "--out", help="output base path (without extension)")
+    a = ap.parse_args(argv)
+    try:
+        with open(a.json) as f:
+            run = json.load(f)
+        stem = a.json[:-5] if a.json.endswith(".json") else a.json
+        if a.what == "histogram":
+            files = histogram(run, Path(a.out or f"{stem}-histogram-{a.kind}"), a.kind)
+        else:
+            files = channel_heatmap(run, a.json, Path(a.out or f"{stem}-channels"))
+    except (OSError, KeyError, RuntimeError, json.JSONDecodeError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    for p in files:
+        print(p)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
