@@ -78,6 +78,9 @@ std::optional<Program> Loader::load(const std::string& path) {
   std::optional<FileId> file = readFile(path, path, SourceRange{});
   if (!file) return std::nullopt;
   loaded_.clear();
+  // A stdlib module checked on its own (ndlc check stdlib/dragonfly.ndl) is the main file,
+  // not also a module the prelude imports: its definitions would be given twice.
+  loaded_.push_back(sources_.path(*file));
   Program program;
   loadPrelude(program);
   loadModule(*file, program);
