@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 
 #include "compiler/parse/Loader.h"
@@ -60,6 +61,16 @@ void applyOverrides(ast::Program& program, const std::vector<std::string>& overr
           .withHint("one form per --set, its whole value quoted for the shell: "
                     "--set 'MessageLength=8byte to 32byte'");
       continue;
+    }
+    // The load has three spellings: a value of one takes the place of the others.
+    static constexpr std::string_view kLoadForms[] = {"MessageCreationRate",
+                                                      "MessageCreationInterval", "OfferedLoad"};
+    if (std::find(std::begin(kLoadForms), std::end(kLoadForms), name) != std::end(kLoadForms)) {
+      for (std::string_view other : kLoadForms) {
+        if (other == name) continue;
+        for (ast::Module& m : program.modules)
+          std::erase_if(m.forms, [&](const ast::Node& f) { return f.head() == other; });
+      }
     }
     if (ast::Node* existing = findForm(program, name)) {
       *existing = std::move(parsed->forms[0]);

@@ -103,6 +103,10 @@ struct Parameters {
   // Traffic.
   Rational creationRate;  // messages per node per network clock
   std::optional<Rational> creationIntervalClocks;  // when given as an interval
+  // (OfferedLoad r): flits per node per clock; creationRate is r over meanMessageFlits, the
+  // mean flits of a message as the simulator draws lengths and packetizes them.
+  std::optional<Rational> offeredLoad;
+  Rational meanMessageFlits;
   int64_t creationMax = 0;
   int64_t queueCapacity = 0;  // messages per injection queue
   TrafficSpec traffic;

@@ -53,6 +53,11 @@ std::string printParameters(const Parameters& p) {
   }
   line(FormId::LinkDelay, fmt::format("{} clocks", p.linkDelayClocks));
   line(FormId::CreditDelay, fmt::format("{} clocks", p.creditDelayClocks));
+  if (p.offeredLoad) {
+    line(FormId::OfferedLoad, fmt::format("{} flits per node per clock (messages of {} flits on "
+                                          "average)",
+                                          p.offeredLoad->str(), p.meanMessageFlits.str()));
+  }
   line(FormId::MessageCreationRate,
        fmt::format("{} per node per clock", p.creationRate.str()));
   line(FormId::MessageCreationInterval,

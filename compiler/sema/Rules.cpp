@@ -48,16 +48,21 @@ class Resolver {
                     "of the latency statistics")
           .note(valueRange(FormId::CommunicationPatternFile), "the pattern file is named here");
     }
+    const FormId load = given(FormId::OfferedLoad) ? FormId::OfferedLoad
+                                                   : FormId::MessageCreationRate;
     if (simulation && !given(FormId::MessageCreationRate) &&
-        !given(FormId::MessageCreationInterval) && !given(FormId::CommunicationPatternFile)) {
-      missing("no traffic is given: MessageCreationRate, MessageCreationInterval or "
-              "CommunicationPatternFile is required",
-              "add (MessageCreationInterval 2usec) or (MessageCreationRate 1.0%)");
-    } else if (simulation && given(FormId::MessageCreationRate) && !synthetic() &&
+        !given(FormId::MessageCreationInterval) && !given(FormId::OfferedLoad) &&
+        !given(FormId::CommunicationPatternFile)) {
+      missing("no traffic is given: MessageCreationRate, MessageCreationInterval, OfferedLoad "
+              "or CommunicationPatternFile is required",
+              "add (OfferedLoad 10%), (MessageCreationInterval 2usec) or "
+              "(MessageCreationRate 1.0%)");
+    } else if (simulation && given(load) && !synthetic() &&
                !given(FormId::CommunicationPatternFile)) {
-      error(DiagKind::MissingForm, FormId::MessageCreationRate,
-            "MessageCreationRate 0% switches synthetic traffic off, and there is no "
-            "CommunicationPatternFile: nothing would be sent")
+      error(DiagKind::MissingForm, load,
+            fmt::format("{} 0% switches synthetic traffic off, and there is no "
+                        "CommunicationPatternFile: nothing would be sent",
+                        name(load)))
           .withHint("give a rate above 0%, or a CommunicationPatternFile whose programs are "
                     "then the whole load");
     }
@@ -108,6 +113,8 @@ class Resolver {
   // Synthetic traffic: an interval, or a rate above 0% ((MessageCreationRate 0%) switches it
   // off, e.g. with --set on a program whose pattern file is then the only load).
   bool synthetic() const {
+    if (given(FormId::OfferedLoad))
+      return !(ok(FormId::OfferedLoad) && v_[FormId::OfferedLoad].quantity.value.isZero());
     return given(FormId::MessageCreationInterval) ||
            (given(FormId::MessageCreationRate) &&
             !(ok(FormId::MessageCreationRate) &&
@@ -499,6 +506,12 @@ class Resolver {
 
   void traffic() {
     if (!ok(FormId::NetworkFrequency)) return;
+    if (given(FormId::OfferedLoad)) {
+      offeredLoad();
+      if (ok(FormId::InjectionProcess) && p_.offeredLoad)
+        injectionProcess(v_[FormId::InjectionProcess].injection);
+      return;
+    }
     std::optional<Rational> intervalClocks;
     if (ok(FormId::MessageCreationInterval)) {
       const Quantity& q = v_[FormId::MessageCreationInterval].quantity;
@@ -532,11 +545,10 @@ class Resolver {
   void injectionProcess(const InjectionSpec& spec) {
     p_.injectionProcess = spec.process;
     if (!synthetic()) return;  // syntheticOnly() says it has no effect
-    const std::string_view rateForm = given(FormId::MessageCreationInterval)
-                                          ? "MessageCreationInterval"
-                                          : "MessageCreationRate";
     const FormId rateId = given(FormId::MessageCreationInterval) ? FormId::MessageCreationInterval
-                                                                 : FormId::MessageCreationRate;
+                          : given(FormId::OfferedLoad)          ? FormId::OfferedLoad
+                                                                : FormId::MessageCreationRate;
+    const std::string_view rateForm = name(rateId);
     if (!ok(rateId)) return;
     if (spec.process == EnumId::InjectionProcess_Periodic) {
       std::optional<Rational> interval = Rational(1).div(p_.creationRate);
@@ -594,6 +606,68 @@ class Resolver {
           .withHint("lengthen the burst or raise the duty cycle so that an off period lasts a "
                     "clock at least");
     }
+  }
+
+  // (OfferedLoad r): the rate that offers r flits per node per clock with the mean message
+  // the simulator draws. It is the load, so a rate or an interval beside it would say the same
+  // twice (--set and Sweep values of one of the three take the place of the others).
+  void offeredLoad() {
+    for (FormId other : {FormId::MessageCreationRate, FormId::MessageCreationInterval}) {
+      if (!given(other)) continue;
+      error(DiagKind::ConflictingForms, FormId::OfferedLoad,
+            fmt::format("OfferedLoad and {} both give the load", name(other)))
+          .withHint("give one of them: OfferedLoad in flits per node per clock, or the message "
+                    "rate")
+          .note(valueRange(other), fmt::format("{} given here", name(other)));
+      return;
+    }
+    if (!ok(FormId::OfferedLoad) || p_.messageMinBits < 1 || p_.messageMaxBits < p_.messageMinBits ||
+        p_.dataBits < 1 || p_.channelWidthBits < 1)
+      return;  // the sizes are reported wrong already
+    const Rational load = v_[FormId::OfferedLoad].quantity.value;
+    std::optional<Rational> mean = meanMessageFlits();
+    std::optional<Rational> rate = mean ? load.div(*mean) : std::nullopt;
+    if (!rate) {
+      error(DiagKind::NumberOverflow, FormId::OfferedLoad,
+            "the creation rate of this load cannot be represented exactly")
+          .withHint("give a MessageCreationRate instead");
+      return;
+    }
+    if (Rational(1) < *rate) {
+      error(DiagKind::OutOfRange, FormId::OfferedLoad,
+            fmt::format("OfferedLoad {} is {} flits per node per clock, and a message has {} "
+                        "flits on average: {} messages per clock, and a node creates at most one",
+                        valueText(FormId::OfferedLoad), load.str(), mean->str(), rate->str()))
+          .withHint(fmt::format("offer at most {} flits per node per clock, or make messages "
+                                "longer",
+                                mean->str()));
+      return;
+    }
+    p_.offeredLoad = load;
+    p_.meanMessageFlits = *mean;
+    p_.creationRate = *rate;
+  }
+
+  // The mean flits of a message as the simulator makes them (runtime traffic_source.cpp):
+  // lengths uniform over [min, max], in whole bytes when both ends are, else in bits; a message
+  // of b bits is ceil(b / dataBits) packets of packetFlits flits, or under (NetworkPacketSize
+  // Message) one packet of ceil(b / channel width) flits. Summed by quotient: lengths with the
+  // same ceiling have the same flits.
+  std::optional<Rational> meanMessageFlits() const {
+    const int64_t lo = p_.messageMinBits, hi = p_.messageMaxBits;
+    const int64_t step = lo % 8 == 0 && hi % 8 == 0 ? 8 : 1;
+    const int64_t unit = p_.packetPerMessage ? p_.channelWidthBits : p_.dataBits;
+    const int64_t per = p_.packetPerMessage ? 1 : p_.packetFlits;
+    const Int128 count = (hi - lo) / step + 1;
+    Int128 sum = 0;
+    for (int64_t q = (lo + unit - 1) / unit; q <= (hi + unit - 1) / unit; ++q) {
+      const int64_t from = std::max<int64_t>(lo, (q - 1) * unit + 1);
+      const int64_t to = std::min<int64_t>(hi, q * unit);
+      const int64_t first = from + ((lo - from) % step + step) % step;  // = lo (mod step)
+      if (first > to) continue;
+      sum += static_cast<Int128>(q) * ((to - first) / step + 1);
+    }
+    return Rational::make(sum * per, count);
   }
 
   // Rate and interval must describe the same traffic within 1%.

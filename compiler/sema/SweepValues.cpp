@@ -78,7 +78,16 @@ std::unique_ptr<DiagnosticEngine> resolvePoint(const FormValues& values,
                                                Requirement need) {
   FormValues program = values;
   program.sweeps.clear();
-  for (const Swept* s : point) program[s->param] = s->read;
+  for (const Swept* s : point) {
+    program[s->param] = s->read;
+    // The load's three spellings: a swept one takes the place of the others (as with --set).
+    constexpr FormId kLoad[] = {FormId::MessageCreationRate, FormId::MessageCreationInterval,
+                                FormId::OfferedLoad};
+    if (std::find(std::begin(kLoad), std::end(kLoad), s->param) != std::end(kLoad)) {
+      for (FormId other : kLoad)
+        if (other != s->param) program[other] = FormValue{};
+    }
+  }
   auto trial = std::make_unique<DiagnosticEngine>(diags.sources(), DiagOptions{false, 0});
   resolve(program, mainFile, *trial, need);
   return trial;

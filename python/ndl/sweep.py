@@ -723,7 +723,7 @@ def gp_string(s):
 
 def plot(rows, x_param, metric, out_base, title, line_keys, x_values=None,
          log_x=None, log_y=None, y_label=None, x_label=None, size=(1000, 640),
-         y_range=None, label_of=None):
+         y_range=None, label_of=None, sort_x=True):
     """Plots `metric` against `x_param` for `rows` (dicts: name -> value
     text, plus '_metric', optionally '_err', the half-width of an error
     bar, and '_label', a text printed above the point), one line per
@@ -759,7 +759,7 @@ def plot(rows, x_param, metric, out_base, title, line_keys, x_values=None,
     with open(dat, "w", encoding="utf-8") as f:
         for key, pts in lines.items():
             f.write(f"# {describe_key(line_keys, key)}\n")
-            for x, y, e, xt in sorted(pts):
+            for x, y, e, xt in (sorted(pts) if sort_x else pts):
                 f.write(f"{x!r}\t{y!r}\t{e!r}\t{xt}\n")
             f.write("\n\n")
     xl = x_label or (f"{x_param} ({unit})" if unit else x_param)
@@ -852,9 +852,62 @@ def describe_key(names, key):
     return ", ".join(parts)
 
 
+# A sweep over OfferedLoad plots message latency (source queueing included) by default.
+LOAD_Y = "latency_ns.message.mean"
+# A point is saturated when the network accepts less than this share of the configured load.
+SATURATED_BELOW = 0.95
+
+
+def load_of(text):
+    """The configured load in flits per node per clock of an OfferedLoad value ('30%')."""
+    q = parse_quantity(text)
+    if q is None or q[1] not in ("%", ""):
+        return None
+    return q[0] / 100 if q[1] == "%" else q[0]
+
+
+def plot_load_sweep(sweep, metric, out_base):
+    """A sweep whose first parameter is OfferedLoad: `metric` against the configured load
+    (out_base) and against the accepted throughput (out_base-accepted), one line per
+    combination of the other parameters; a point whose accepted throughput is below
+    SATURATED_BELOW of its load is labelled "saturated" on both."""
+    x = sweep.param_names[0]
+    keys = (["file"] if sweep.multi_file else []) + sweep.param_names[1:]
+    rows, accepted_rows = [], []
+    for g in sweep.groups():
+        r = dict(g.params)
+        r["file"] = g.file.name
+        r["_metric"], r["_err"], _ = g.stats(metric)
+        accepted, _, _ = g.stats("throughput.accepted_flits_per_node_cycle")
+        load = load_of(g.params[x])
+        if load is None:
+            raise RuntimeError(f"OfferedLoad {g.params[x]}: not a load")
+        r["_load"] = f"{load:.6g}"
+        if accepted is not None and accepted < SATURATED_BELOW * load:
+            r["_label"] = "saturated"
+        rows.append(r)
+        if accepted is not None:
+            a = dict(r)
+            a["_accepted"] = f"{accepted:.6g}"
+            accepted_rows.append(a)
+    files = ", ".join(dict.fromkeys(p.file.name for p in sweep.points))
+    seeds = f" (mean of {sweep.seeds} seeds, 95% CI)" if sweep.seeds is not None else ""
+    written = plot(rows, "_load", metric, out_base,
+                   f"{metric_label(metric)} against offered load: {files}{seeds}", keys,
+                   log_x=False, x_label="offered load (flits/node/clock, configured)")
+    if accepted_rows:
+        written += plot(accepted_rows, "_accepted", metric, Path(str(out_base) + "-accepted"),
+                        f"{metric_label(metric)} against accepted throughput: {files}{seeds}",
+                        keys, log_x=False, sort_x=False,  # in the order of the load
+                        x_label="accepted throughput (flits/node/clock)")
+    return written
+
+
 def plot_sweep(sweep, metric, out_base, title=None):
     if not sweep.param_names:
         raise RuntimeError("nothing swept")
+    if sweep.param_names[0] == "OfferedLoad" and title is None:
+        return plot_load_sweep(sweep, LOAD_Y if metric == DEFAULT_Y else metric, out_base)
     x = sweep.param_names[0]
     keys = (["file"] if sweep.multi_file else []) + sweep.param_names[1:]
     rows = []

@@ -44,12 +44,12 @@ let s:forms = ['Topology', 'FlowControlMethod', 'NetworkChannelWidth',
       \ 'DataOutputFile', 'ScreenOutputFile', 'RoutingAlgorithm',
       \ 'VirtualChannels', 'InjectionVirtualChannels', 'VcAllocation',
       \ 'Selection', 'DeadlockHandling', 'RecoveryTimeout', 'DeadlockTimeout',
-      \ 'TrafficPattern', 'InjectionProcess', 'RouterPipeline', 'Predictor',
-      \ 'PredictivePath', 'MispredictionCheck', 'PredictorLatency',
-      \ 'RouterFrequency', 'LinkDelay', 'CreditDelay', 'Seed',
-      \ 'WarmupMessages', 'MeasuredMessages', 'SimulationTime', 'ReportPairs',
-      \ 'Sweep', 'import', 'Nodes', 'Link', 'UnidirectionalLink', 'Endpoints',
-      \ 'Concentration']
+      \ 'TrafficPattern', 'OfferedLoad', 'InjectionProcess', 'RouterPipeline',
+      \ 'Predictor', 'PredictivePath', 'MispredictionCheck',
+      \ 'PredictorLatency', 'RouterFrequency', 'LinkDelay', 'CreditDelay',
+      \ 'Seed', 'WarmupMessages', 'MeasuredMessages', 'SimulationTime',
+      \ 'ReportPairs', 'Sweep', 'import', 'Nodes', 'Link',
+      \ 'UnidirectionalLink', 'Endpoints', 'Concentration']
 " END GENERATED forms
 " BEGIN GENERATED enums (editors/sync_names.py --write)
 let s:enums = ['StoreAndForward', 'Wormhole', 'VirtualCutThrough',

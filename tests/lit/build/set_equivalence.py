@@ -39,6 +39,9 @@ BASES = {
     "interval": "(Topology (Torus 4 4))\n(RoutingAlgorithm DimensionOrder)\n"
                 "(VirtualChannels 2)\n(DeadlockHandling Avoid)\n"
                 "(MessageCreationInterval 40clock)\n" + COMMON,
+    # The load in flits per node per clock.
+    "load": "(Topology (Torus 4 4))\n(RoutingAlgorithm MinimalAdaptive)\n(VirtualChannels 3)\n"
+            "(DeadlockHandling Avoid)\n(OfferedLoad 10%)\n" + COMMON,
     # A predictor (docs/prediction.md) reads the predictive path and its history's latency.
     "predict": "(Topology (Torus 4 4))\n(RoutingAlgorithm DimensionOrder)\n(VirtualChannels 2)\n"
                "(DeadlockHandling Avoid)\n(MessageCreationRate 4%)\n(import \"predictors\")\n"
@@ -92,6 +95,7 @@ CASES = [
     ("RecoveryTimeout", "4clock", "recovery"),
     ("DeadlockTimeout", "500clock", "rate"),
     ("InjectionProcess", "(OnOff (Burst 50clock) (Duty 25%))", "rate"),
+    ("OfferedLoad", "30%", "load"),
     ("InjectionProcess", "Periodic", "interval"),
     ("TrafficPattern", "Transpose", "rate"),
     ("TrafficPattern", "(HotSpot 20% (Nodes 5 6))", "rate"),
