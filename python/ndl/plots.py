@@ -29,18 +29,21 @@ def gp_string(s):
     return '"' + str(s).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def run_gnuplot(base, script):
-    """Writes BASE.gp drawing `script` to BASE.png and BASE.svg and runs gnuplot."""
-    full = (f"set terminal pngcairo size 900,600 noenhanced font 'DejaVu Sans,11'\n"
-            f"set output {gp_string(base.with_suffix('.png'))}\n{script}\nset output\n"
-            f"set terminal svg size 900,600 dynamic noenhanced font 'DejaVu Sans,11'\n"
+def draw(base, body, size=(900, 600), missing=""):
+    """Writes BASE.gp drawing the gnuplot commands `body` to BASE.png and BASE.svg (size in
+    pixels) and runs gnuplot; returns the two files. RuntimeError if gnuplot is missing (with
+    `missing` appended to the message) or fails."""
+    w, h = size
+    full = (f"set terminal pngcairo size {w},{h} noenhanced font 'DejaVu Sans,11'\n"
+            f"set output {gp_string(base.with_suffix('.png'))}\n{body}\nset output\n"
+            f"set terminal svg size {w},{h} dynamic noenhanced font 'DejaVu Sans,11'\n"
             f"set output {gp_string(base.with_suffix('.svg'))}\nreplot\nset output\n")
     gp = base.with_suffix(".gp")
     gp.write_text(full, encoding="utf-8")
     gnuplot = shutil.which("gnuplot")
     if not gnuplot:
         raise RuntimeError("gnuplot is not installed (scripts/install-deps.sh installs "
-                           "gnuplot-nox)")
+                           "gnuplot-nox)" + missing)
     r = subprocess.run([gnuplot, str(gp)], capture_output=True, text=True)
     if r.returncode != 0:
         raise RuntimeError("gnuplot failed:\n" + r.stderr.strip())
@@ -75,7 +78,7 @@ def histogram(run, base, kind="message"):
         f"set label 2 {gp_string('p99 ' + format(s['p99'], 'g'))} at {s['p99']!r},{top * 0.95!r} center",
         f"plot {gp_string(dat)} using 1:2 with boxes lc rgb '#4477aa' notitle",
     ])
-    return run_gnuplot(base, script)
+    return draw(base, script)
 
 
 def grid_of(run):
@@ -110,7 +113,7 @@ def channel_heatmap(run, json_path, base):
         "set size ratio -1", "set xtics 1", "set ytics 1",
         f"plot {gp_string(dat)} matrix with image notitle",
     ])
-    return run_gnuplot(base, script)
+    return draw(base, script)
 
 
 def main(argv=None):

@@ -50,6 +50,8 @@ import threading
 import time
 from pathlib import Path
 
+from ndl.plots import draw, gp_string
+
 # JSON keys that are tables (per interval) or name them rather than metrics; the
 # point's files keep them.
 TABLE_KEYS = {"series", "tables"}
@@ -717,10 +719,6 @@ def fmt_elapsed(s):
 # ---------------------------------------------------------------------------
 # Plot (gnuplot)
 
-def gp_string(s):
-    return '"' + str(s).replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
 def plot(rows, x_param, metric, out_base, title, line_keys, x_values=None,
          log_x=None, log_y=None, y_label=None, x_label=None, size=(1000, 640),
          y_range=None, label_of=None, sort_x=True):
@@ -820,22 +818,8 @@ def plot(rows, x_param, metric, out_base, title, line_keys, x_values=None,
     if len(lines) > 6:
         w += 250
     script = "\n".join(cmds) + "\n"
-    full = (f"set terminal pngcairo size {w},{h} noenhanced font 'DejaVu Sans,11'\n"
-            f"set output {gp_string(str(out_base.with_suffix('.png')))}\n" + script + plot_cmd +
-            "\nset output\n"
-            f"set terminal svg size {w},{h} dynamic noenhanced font 'DejaVu Sans,11'\n"
-            f"set output {gp_string(str(out_base.with_suffix('.svg')))}\n"
-            "replot\nset output\n")
-    gp = out_base.with_suffix(".gp")
-    gp.write_text(full, encoding="utf-8")
-    gnuplot = shutil.which("gnuplot")
-    if not gnuplot:
-        raise RuntimeError("gnuplot is not installed (scripts/install-deps.sh installs "
-                           "gnuplot-nox); the CSV is written, the plot is not")
-    r = subprocess.run([gnuplot, str(gp)], capture_output=True, text=True)
-    if r.returncode != 0:
-        raise RuntimeError("gnuplot failed:\n" + r.stderr.strip())
-    return [out_base.with_suffix(".png"), out_base.with_suffix(".svg")]
+    return draw(out_base, script + plot_cmd, (w, h),
+                missing="; the CSV is written, the plot is not")
 
 
 def fmt_num(x):
