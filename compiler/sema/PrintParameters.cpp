@@ -58,8 +58,12 @@ std::string printParameters(const Parameters& p) {
                                           "average)",
                                           p.offeredLoad->str(), p.meanMessageFlits.str()));
   }
-  line(FormId::MessageCreationRate,
-       fmt::format("{} per node per clock", p.creationRate.str()));
+  if (p.offeredLoad) {
+    out += fmt::format("MessageCreationRate = {} per node per clock (from OfferedLoad)\n",
+                       p.creationRate.str());
+  } else {
+    line(FormId::MessageCreationRate, fmt::format("{} per node per clock", p.creationRate.str()));
+  }
   line(FormId::MessageCreationInterval,
        p.creationIntervalClocks ? fmt::format("{} clocks", p.creationIntervalClocks->str())
                                 : std::string("none"));
