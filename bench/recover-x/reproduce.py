@@ -25,7 +25,6 @@ import csv
 import json
 import os
 import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -33,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "python"))
 from ndl import sweep as sw  # noqa: E402
+from ndl.plots import draw, gp_string  # noqa: E402
 
 EXAMPLES = ROOT / "examples" / "recover-x"
 ROUTERS = [("dimension-order", "Dimension-order"), ("star-channel", "*-channel"),
@@ -90,29 +90,14 @@ def gnuplot(out_base, title, xlabel, ylabel, curves, extra=()):
         for label, pts in curves:
             f.write(f"# {label}\n" + "".join(f"{x!r}\t{y!r}\n" for x, y in pts) + "\n\n")
     plot = ", \\\n     ".join(
-        f"{sw.gp_string(str(dat))} index {i} using 1:2 with linespoints lw 2 pt {i + 1} "
-        f"dt {1 if '8x8' in label else 2} lc {i % len(ROUTERS) + 1} title {sw.gp_string(label)}"
+        f"{gp_string(str(dat))} index {i} using 1:2 with linespoints lw 2 pt {i + 1} "
+        f"dt {1 if '8x8' in label else 2} lc {i % len(ROUTERS) + 1} title {gp_string(label)}"
         for i, (label, _) in enumerate(curves))
-    script = "\n".join([f"set title {sw.gp_string(title)}", f"set xlabel {sw.gp_string(xlabel)}",
-                        f"set ylabel {sw.gp_string(ylabel)}",
+    script = "\n".join([f"set title {gp_string(title)}", f"set xlabel {gp_string(xlabel)}",
+                        f"set ylabel {gp_string(ylabel)}",
                         "set grid xtics ytics lc rgb '#dddddd'", "set key top left box opaque",
                         *extra]) + "\n"
-    run_gnuplot(out_base, script + "plot " + plot + "\n")
-
-
-def run_gnuplot(out_base, body, size=(900, 600)):
-    w, h = size
-    full = (f"set terminal pngcairo size {w},{h} noenhanced font 'DejaVu Sans,11'\n"
-            f"set output {sw.gp_string(str(out_base.with_suffix('.png')))}\n{body}set output\n"
-            f"set terminal svg size {w},{h} dynamic noenhanced font 'DejaVu Sans,11'\n"
-            f"set output {sw.gp_string(str(out_base.with_suffix('.svg')))}\nreplot\nset output\n")
-    gp = out_base.with_suffix(".gp")
-    gp.write_text(full, encoding="utf-8")
-    if not shutil.which("gnuplot"):
-        raise RuntimeError("gnuplot is not installed (scripts/install-deps.sh installs it)")
-    r = subprocess.run(["gnuplot", str(gp)], capture_output=True, text=True)
-    if r.returncode != 0:
-        raise RuntimeError("gnuplot failed:\n" + r.stderr.strip())
+    draw(out_base, script + "plot " + plot + "\n")
 
 
 def main():
@@ -188,14 +173,14 @@ def main():
             for node in csv.DictReader(t):
                 n = int(node["node"])
                 f.write(f"{n % 8}\t{n // 8}\t{node['recoveries']}\n")
-        run_gnuplot(base, "\n".join([
+        draw(base, "\n".join([
             "set title 'Recover-x, 8x8 hot-spot (hot column x = 4), 128 B at saturation: "
             "recoveries'",
             "set xlabel 'x'", "set ylabel 'y'", "set size ratio -1",
             "set xrange [-0.5:7.5]", "set yrange [-0.5:7.5]", "set palette defined "
             "(0 'white', 1 '#fdd49e', 2 '#fc8d59', 3 '#b30000')",
             "set cblabel 'packets that escaped here'"]) +
-            f"\nplot {sw.gp_string(str(base.with_suffix('.dat')))} using 1:2:3 with image "
+            f"\nplot {gp_string(str(base.with_suffix('.dat')))} using 1:2:3 with image "
             "notitle, '' using 1:2:(sprintf('%d', $3)) with labels notitle\n", size=(760, 640))
         figures.append(base)
         recovery = data["recovery"]

@@ -51,6 +51,9 @@ def draw(base, body, size=(900, 600), missing=""):
 
 
 def histogram(run, base, kind="message"):
+    if "latency_histograms" not in run:
+        raise RuntimeError("the JSON has no latency_histograms: rerun it with a simulator built "
+                           "by this ndlc")
     h = run["latency_histograms"][kind]
     s = run["latency_cycles"][kind]
     if not h["counts"]:
