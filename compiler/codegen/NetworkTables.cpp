@@ -109,6 +109,7 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
       "AtomicVcAllocation",
       network.atomicVcAllocation ? EnumId::VcAllocation_Atomic : EnumId::VcAllocation_NonAtomic);
   i[NDL_P_QueueOverflow] = runtimeCode("QueueOverflow", p.queueOverflow);
+  i[NDL_P_Measurement] = runtimeCode("Measurement", p.measurement);
   i[NDL_P_Pattern] = runtimeCode("Pattern", p.traffic.pattern);
   i[NDL_P_Deadlock] = deadlockHandling(p.deadlockHandling);
   i[NDL_P_DeadlockTimeoutClocks] = p.deadlockTimeoutNetworkClocks;

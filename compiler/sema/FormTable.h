@@ -15,6 +15,7 @@ enum class ValueKind : uint8_t {
   Routing,           // enum
   DeadlockHandling,  // enum
   QueueOverflow,     // enum
+  Measurement,       // enum
   VcAllocation,      // enum
   MispredictionCheck,  // enum
   Selection,         // enum

@@ -22,6 +22,7 @@ std::string_view exampleValue(ValueKind k) {
     case ValueKind::Predictor: return "LastPort";
     case ValueKind::DeadlockHandling: return "Drop";
     case ValueKind::QueueOverflow: return "Block";
+    case ValueKind::Measurement: return "Burst";
     case ValueKind::VcAllocation: return "Atomic";
     case ValueKind::MispredictionCheck: return "None";
     case ValueKind::Selection: return "MostCredits";
@@ -52,6 +53,7 @@ std::string enumTypeOf(ValueKind k) {
     case ValueKind::FlowControl: return "FlowControl";
     case ValueKind::DeadlockHandling: return "DeadlockHandling";
     case ValueKind::QueueOverflow: return "QueueOverflow";
+    case ValueKind::Measurement: return "Measurement";
     case ValueKind::VcAllocation: return "VcAllocation";
     case ValueKind::MispredictionCheck: return "MispredictionCheck";
     case ValueKind::Selection: return "Selection";
@@ -96,6 +98,7 @@ class Reader {
       case ValueKind::FlowControl:
       case ValueKind::DeadlockHandling:
       case ValueKind::QueueOverflow:
+      case ValueKind::Measurement:
       case ValueKind::VcAllocation:
       case ValueKind::MispredictionCheck:
         return one(args, where) && enumValue(*args[0], enumTypeOf(info_.kind), out.enumValue);

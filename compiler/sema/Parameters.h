@@ -143,6 +143,11 @@ struct Parameters {
   EnumId mispredictionCheck = EnumId::MispredictionCheck_HintBits;
 
   // Runs and output.
+  // (Measurement Steady|Burst): Steady unless given, implied by a burst form
+  // (measurementFrom: MessageCreationMax, WarmupMessages or MeasuredMessages) or a pattern file.
+  // Under Steady creationMax is 0 (no limit) and the warm-up is the steady state's own.
+  EnumId measurement = EnumId::Measurement_Steady;
+  std::optional<FormId> measurementFrom;
   int64_t seed = 1;
   int64_t warmupMessages = 0;
   std::optional<int64_t> measuredMessages;  // nullopt: all after warm-up

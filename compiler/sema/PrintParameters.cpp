@@ -67,7 +67,14 @@ std::string printParameters(const Parameters& p) {
   line(FormId::MessageCreationInterval,
        p.creationIntervalClocks ? fmt::format("{} clocks", p.creationIntervalClocks->str())
                                 : std::string("none"));
-  line(FormId::MessageCreationMax, fmt::format("{}", p.creationMax));
+  if (p.measurementFrom) {
+    out += fmt::format("Measurement = {} (from {})\n", enumInfo(p.measurement).name,
+                       formInfo(*p.measurementFrom).name);
+  } else {
+    line(FormId::Measurement, std::string(enumInfo(p.measurement).name));
+  }
+  line(FormId::MessageCreationMax,
+       p.creationMax > 0 ? fmt::format("{}", p.creationMax) : std::string("no limit"));
   line(FormId::MessageLength, fmt::format("{}bit to {}bit", p.messageMinBits, p.messageMaxBits));
   line(FormId::MessageMaxCount, fmt::format("{} messages", p.queueCapacity));
   line(FormId::InjectionQueueOverflow, std::string(enumInfo(p.queueOverflow).name));

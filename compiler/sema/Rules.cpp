@@ -103,7 +103,8 @@ class Resolver {
     clocks();
     traffic();
     syntheticOnly();
-    windows();
+    measurement();
+    if (p_.measurement == EnumId::Measurement_Burst) windows();
     if (failed_) return std::nullopt;
     return p_;
   }
@@ -721,6 +722,50 @@ class Resolver {
               "remove it, or give a MessageCreationRate above 0% or a "
               "MessageCreationInterval for synthetic background traffic, which it shapes")
           .note(valueRange(FormId::CommunicationPatternFile), "the pattern file is named here");
+    }
+  }
+
+  // Steady state by default (docs/runtime.md 3.1). The forms of INSIGHT's finite burst select
+  // the burst, as does a pattern file (its application's completion ends the run); with an
+  // explicit (Measurement Steady) they would have no effect and are errors.
+  void measurement() {
+    static constexpr FormId kBurstForms[] = {FormId::MessageCreationMax, FormId::WarmupMessages,
+                                             FormId::MeasuredMessages};
+    if (given(FormId::Measurement)) {
+      if (!ok(FormId::Measurement)) return;
+      p_.measurement = v_[FormId::Measurement].enumValue;
+      if (p_.measurement != EnumId::Measurement_Steady) return;
+      for (FormId id : kBurstForms) {
+        if (!given(id)) continue;
+        error(DiagKind::ConflictingForms, id,
+              fmt::format("{} belongs to a burst run; (Measurement Steady) warms up, measures and "
+                          "ends by itself",
+                          name(id)))
+            .withHint("remove it, or write (Measurement Burst) for INSIGHT's finite run")
+            .note(valueRange(FormId::Measurement), "steady-state measurement chosen here");
+      }
+      if (given(FormId::CommunicationPatternFile)) {
+        error(DiagKind::ConflictingForms, FormId::Measurement,
+              "a CommunicationPatternFile's run ends when its application completes; it has no "
+              "steady state to measure")
+            .withHint("remove (Measurement Steady), or the pattern file")
+            .note(valueRange(FormId::CommunicationPatternFile), "the pattern file is named here");
+      }
+    } else if (given(FormId::CommunicationPatternFile)) {
+      p_.measurement = EnumId::Measurement_Burst;
+      p_.measurementFrom = FormId::CommunicationPatternFile;
+    } else {
+      for (FormId id : kBurstForms) {
+        if (!given(id)) continue;
+        p_.measurement = EnumId::Measurement_Burst;
+        p_.measurementFrom = id;
+        break;
+      }
+    }
+    if (p_.measurement == EnumId::Measurement_Steady) {
+      p_.creationMax = 0;  // the sources run until the measurement ends
+      p_.warmupMessages = 0;
+      p_.measuredMessages.reset();
     }
   }
 

@@ -534,7 +534,8 @@ class Sweep:
             try:
                 data = json.loads(jpath.read_text())
                 point.flat = flatten(with_pairs(data, jpath))
-                point.status = str(data.get("status", "ok")) if code == 3 else "ok"
+                # A steady run that saturates exits 0 with status "saturated".
+                point.status = str(data.get("status", "ok"))
                 if code == 3:
                     point.error = str(data.get("status_message", ""))
             except (ValueError, OSError) as e:
@@ -566,7 +567,7 @@ class Sweep:
                     if result.status == "failed":
                         self._report_failure(
                             f"point {result.index} ({self.describe(result)}): {result.error}")
-                    elif result.status != "ok":
+                    elif result.status not in ("ok", "saturated"):
                         self._report_failure(
                             f"point {result.index} ({self.describe(result)}) ran, status "
                             f"{result.status}: {result.error}", failure=False)
@@ -854,7 +855,8 @@ def plot_load_sweep(sweep, metric, out_base):
     """A sweep whose first parameter is OfferedLoad: `metric` against the configured load
     (out_base) and against the accepted throughput (out_base-accepted), one line per
     combination of the other parameters; a point whose accepted throughput is below
-    SATURATED_BELOW of its load is labelled "saturated" on both."""
+    SATURATED_BELOW of its load, or whose steady run reports saturation, is labelled
+    "saturated" on both; one saturated before it measured a message has no latency to draw."""
     x = sweep.param_names[0]
     keys = (["file"] if sweep.multi_file else []) + sweep.param_names[1:]
     rows, accepted_rows = [], []
@@ -867,7 +869,10 @@ def plot_load_sweep(sweep, metric, out_base):
         if load is None:
             raise RuntimeError(f"OfferedLoad {g.params[x]}: not a load")
         r["_load"] = f"{load:.6g}"
-        if accepted is not None and accepted < SATURATED_BELOW * load:
+        saturated = any(p.status == "saturated" for p in g.ran())
+        if saturated and not g.stats("throughput.measured_messages")[0]:
+            r["_metric"] = None
+        if saturated or (accepted is not None and accepted < SATURATED_BELOW * load):
             r["_label"] = "saturated"
         rows.append(r)
         if accepted is not None:
@@ -1106,7 +1111,7 @@ def main(argv=None):
             plot_ok = False
             print(f"ndlc sweep: plot: {e}", file=sys.stderr)
     if not args.quiet:
-        abnormal = sum(p.status not in ("ok", "failed") for p in sweep.points)
+        abnormal = sum(p.status not in ("ok", "saturated", "failed") for p in sweep.points)
         summary = f"ndlc sweep: {len(sweep.points) - failed} of {len(sweep.points)} points ran"
         if abnormal:
             summary += f" ({abnormal} stopped on a runtime failure, see the status column)"

@@ -131,7 +131,7 @@ Results finishWith(const HeldCounts& held) {
   packet.src = 0;
   packet.dst = 1;
   packet.len = 4;
-  stats.onPacketDelivered(packet, 10, false);  // the first of two
+  stats.onPacketDelivered(packet, 10, false, 0);  // the first of two
   Results r;
   stats.finish(20, 4, {0, 0}, held, r);
   return r;

@@ -207,6 +207,39 @@ TEST(ParamRules, OnOffTakesItsBurstAndDutyAndOnlyIt) {
   EXPECT_EQ(refusal({"CreationProcess=Bernoulli"}, on_off), "accepted");
 }
 
+TEST(ParamRules, MeasurementTakesTheBurstsCountsOnlyUnderBurst) {
+  AbiValues steady = tables();
+  steady.i64[NDL_P_Measurement] = *paramEnumCode("Measurement", "Steady");
+  std::string error;
+  // A count of the burst selects the burst, as the form does in the checker.
+  AbiValues v = steady;
+  ASSERT_TRUE(applyAbiParams(v, {"CreationMax=500"}, &error)) << error;
+  EXPECT_EQ(v.i64[NDL_P_Measurement], *paramEnumCode("Measurement", "Burst"));
+  EXPECT_EQ(v.i64[NDL_P_CreationMax], 500);
+  EXPECT_EQ(refusal({"Measurement=Steady", "WarmupMessages=100"}, steady),
+            "--param WarmupMessages=100: belongs to a burst run, and Measurement=Steady warms up, "
+            "measures and ends by itself; give Measurement=Burst");
+  // 0 is a steady run's value of each (ndlc run passes it to a simulator built for a burst).
+  AbiValues burst = tables();
+  burst.i64[NDL_P_CreationMax] = 600;
+  burst.i64[NDL_P_WarmupMessages] = 100;
+  ASSERT_TRUE(applyAbiParams(burst, {"Measurement=Steady", "CreationMax=0", "WarmupMessages=0"},
+                             &error))
+      << error;
+  EXPECT_EQ(burst.i64[NDL_P_Measurement], *paramEnumCode("Measurement", "Steady"));
+  // Under Steady compiled-in counts are set to 0; a Burst chosen without one takes 10000.
+  burst.i64[NDL_P_Measurement] = 0;
+  burst.i64[NDL_P_MeasuredMessages] = 300;
+  ASSERT_TRUE(applyAbiParams(burst, {"Measurement=Steady"}, &error)) << error;
+  EXPECT_EQ(burst.i64[NDL_P_CreationMax], 0);
+  EXPECT_EQ(burst.i64[NDL_P_MeasuredMessages], 0);
+  v = steady;
+  ASSERT_TRUE(applyAbiParams(v, {"Measurement=Burst"}, &error)) << error;
+  EXPECT_EQ(v.i64[NDL_P_CreationMax], 10000);
+  EXPECT_NE(refusal({"Measurement=Steady", "PatternFile=/tmp/app.cpf"}).find("no steady state"),
+            std::string::npos);
+}
+
 TEST(ParamRules, AZeroRateNeedsAPatternFile) {
   EXPECT_EQ(refusal({"CreationRate=0"}),
             "--param CreationRate=0: synthetic traffic is off (CreationRate 0) and this run has "

@@ -47,8 +47,8 @@ let s:forms = ['Topology', 'FlowControlMethod', 'NetworkChannelWidth',
       \ 'TrafficPattern', 'OfferedLoad', 'InjectionProcess', 'RouterPipeline',
       \ 'Predictor', 'PredictivePath', 'MispredictionCheck',
       \ 'PredictorLatency', 'RouterFrequency', 'LinkDelay', 'CreditDelay',
-      \ 'Seed', 'WarmupMessages', 'MeasuredMessages', 'SimulationTime',
-      \ 'ReportPairs', 'Sweep', 'import', 'Nodes', 'Link',
+      \ 'Seed', 'Measurement', 'WarmupMessages', 'MeasuredMessages',
+      \ 'SimulationTime', 'ReportPairs', 'Sweep', 'import', 'Nodes', 'Link',
       \ 'UnidirectionalLink', 'Endpoints', 'Concentration']
 " END GENERATED forms
 " BEGIN GENERATED enums (editors/sync_names.py --write)
@@ -59,14 +59,14 @@ let s:enums = ['StoreAndForward', 'Wormhole', 'VirtualCutThrough',
       \ 'VectorRoutingUpDown', 'StarChannel', 'RecoverX', 'FatTreeUpDown',
       \ 'DragonflyMinimal', 'DragonflyValiant', 'DragonflyUgal',
       \ 'FlatFlyMinimal', 'FlatFlyValiant', 'ButterflyDestinationTag',
-      \ 'DISHA', 'Bernoulli', 'Periodic', 'OnOff', 'Refuse', 'Block',
-      \ 'HintBits', 'None', 'Drop', 'Avoid', 'Detect', 'DropAfterTimeout',
-      \ 'Atomic', 'NonAtomic', 'First', 'Random', 'MostCredits',
-      \ 'StraightFirst', 'Uniform', 'BitReversal', 'BitComplement',
-      \ 'Transpose', 'Shuffle', 'Tornado', 'Neighbor', 'HotSpot', 'AllToAll',
-      \ 'Ring', 'Mesh', 'Torus', 'Hypercube', 'RDT', 'FatTree', 'CMesh',
-      \ 'Dragonfly', 'DragonflyWired', 'FlattenedButterfly',
-      \ 'FlattenedButterflyWired', 'Butterfly']
+      \ 'DISHA', 'Bernoulli', 'Periodic', 'OnOff', 'Steady', 'Burst',
+      \ 'Refuse', 'Block', 'HintBits', 'None', 'Drop', 'Avoid', 'Detect',
+      \ 'DropAfterTimeout', 'Atomic', 'NonAtomic', 'First', 'Random',
+      \ 'MostCredits', 'StraightFirst', 'Uniform', 'BitReversal',
+      \ 'BitComplement', 'Transpose', 'Shuffle', 'Tornado', 'Neighbor',
+      \ 'HotSpot', 'AllToAll', 'Ring', 'Mesh', 'Torus', 'Hypercube', 'RDT',
+      \ 'FatTree', 'CMesh', 'Dragonfly', 'DragonflyWired',
+      \ 'FlattenedButterfly', 'FlattenedButterflyWired', 'Butterfly']
 " END GENERATED enums
 " BEGIN GENERATED keywords (editors/sync_names.py --write)
 let s:keywords = ['let', 'if', 'cond', 'for', 'mod']

@@ -224,6 +224,39 @@ bool applyAbiParams(AbiValues& values, const std::vector<std::string>& assignmen
     }
     expand = 0.0;
   }
+  // The checker's rule for (Measurement ...): a burst entry given a count selects the burst
+  // unless Steady is given too (then it is refused); 0, a steady run's value of each (as
+  // `ndlc run` passes them to a simulator built for another program), selects nothing. Under
+  // Steady the burst's entries are 0; under a Burst chosen here without a count,
+  // MessageCreationMax's default.
+  static constexpr int64_t kSteady = *paramEnumCode("Measurement", "Steady");
+  static constexpr std::pair<std::string_view, int> kBurstEntries[] = {
+      {"CreationMax", NDL_P_CreationMax},
+      {"WarmupMessages", NDL_P_WarmupMessages},
+      {"MeasuredMessages", NDL_P_MeasuredMessages}};
+  int64_t& measurement = values.i64[NDL_P_Measurement];
+  for (const auto& [name, index] : kBurstEntries) {
+    if (!wasGiven(name) || values.i64[index] == 0) continue;
+    if (wasGiven("Measurement") && measurement == kSteady) {
+      return fail(named(name, ""),
+                  "belongs to a burst run, and Measurement=Steady warms up, measures and ends by "
+                  "itself; give Measurement=Burst");
+    }
+    measurement = *paramEnumCode("Measurement", "Burst");
+  }
+  if (measurement == kSteady) {
+    if (!values.str[NDL_P_PatternFile].empty()) {
+      return fail(named("Measurement", "Steady"),
+                  "a pattern file's run ends when its application completes; it has no steady "
+                  "state to measure");
+    }
+    values.i64[NDL_P_CreationMax] = 0;
+    values.i64[NDL_P_WarmupMessages] = 0;
+    values.i64[NDL_P_MeasuredMessages] = 0;
+  } else if (values.i64[NDL_P_CreationMax] == 0 && !wasGiven("CreationMax") &&
+             values.str[NDL_P_PatternFile].empty()) {
+    values.i64[NDL_P_CreationMax] = 10000;  // MessageCreationMax's default
+  }
   // OnOff's burst and duty act only under OnOff, and it needs both.
   static constexpr int64_t kOnOff = *paramEnumCode("CreationProcess", "OnOff");
   double& burst = values.f64[NDL_P_OnOffBurstClocks];
@@ -333,6 +366,7 @@ void setRuntimeParams(const AbiValues& values, SimParams& p) {
   p.message_max_bits = i[NDL_P_MessageMaxBits];
   p.injection_queue_capacity = i[NDL_P_QueueCapacity];
   p.queue_overflow = static_cast<QueueOverflow>(i[NDL_P_QueueOverflow]);
+  p.measurement = static_cast<Measurement>(i[NDL_P_Measurement]);
   p.atomic_vc_allocation = i[NDL_P_AtomicVcAllocation] != 0;
   p.pattern = static_cast<TrafficPattern>(i[NDL_P_Pattern]);
   p.pattern_params.hotspot_ratio = f[NDL_P_HotSpotShare];

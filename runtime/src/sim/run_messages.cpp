@@ -63,10 +63,28 @@ std::string nothingMeasuredMessage(int64_t warmup_messages, int64_t delivered) {
 
 std::string timeLimitMessage(int64_t limit, bool application, int64_t delivered,
                              int64_t expected) {
+  if (expected == 0 && !application) {
+    return fmt::format("time limit of {} clocks (SimulationTime) reached before the steady-state "
+                       "measurement ended, with {} messages delivered (docs/runtime.md 3.1)",
+                       limit, delivered);
+  }
   if (application)
     return fmt::format("time limit of {} clocks reached before the application completed", limit);
   return fmt::format("time limit of {} clocks reached with {} messages delivered of {} expected",
                      limit, delivered, expected);
+}
+
+std::string saturatedMessage(const MeasurementReport& m) {
+  return fmt::format("saturated: {}; the network does not accept the offered load (the "
+                     "throughput is what it accepted, the latencies those of the messages "
+                     "measured)",
+                     m.reason);
+}
+
+std::string unconvergedMessage(const MeasurementReport& m) {
+  return fmt::format("{}: the figures cover the periods measured; a longer SimulationInterval "
+                     "(the sample period, now {} clocks) gives each period more messages",
+                     m.reason, m.period_clocks);
 }
 
 std::string interruptedMessage(int64_t clock) {

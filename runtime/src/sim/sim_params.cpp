@@ -40,6 +40,10 @@ std::string_view deadlockName(DeadlockHandling dh) {
   return "?";
 }
 
+std::string_view measurementName(Measurement m) {
+  return m == Measurement::kSteady ? "Steady" : "Burst";
+}
+
 std::string_view queueOverflowName(QueueOverflow q) {
   return q == QueueOverflow::kBlock ? "Block" : "Refuse";
 }

@@ -63,6 +63,7 @@ struct Simulator::State {
   bool routerTick(int64_t c) const;
   bool stalled(int64_t c, int64_t detect, int64_t last_tick, int64_t& since) const;
   HeldCounts held() const;
+  Moments heldAges(int64_t c) const;
 
   SimParams params;
   TopologySummary topology;
@@ -128,6 +129,14 @@ HeldCounts Simulator::State::held() const {
   return h;
 }
 
+// The ages at clock c of the messages held (queued, in the network, partly delivered): with
+// the period's latencies, BookSim2's test of saturation. Once per sample period.
+Moments Simulator::State::heldAges(int64_t c) const {
+  Moments ages;
+  store.messages.forEachLive([&](const Message& m) { ages.add(static_cast<double>(c - m.created)); });
+  return ages;
+}
+
 void Simulator::State::account(int64_t c) {
   for (const auto& drop : log.drops) {
     Packet& p = store.packets[drop.packet];
@@ -162,7 +171,7 @@ void Simulator::State::account(int64_t c) {
   for (const auto& arrival : *arrivals) {
     Packet& p = store.packets[arrival.packet];
     Message& m = store.messages[p.message];
-    stats.onPacketDelivered(p, c, m.resolved + 1 == m.packets && m.dropped == 0);
+    stats.onPacketDelivered(p, c, m.resolved + 1 == m.packets && m.dropped == 0, m.created);
     m.collisions += p.collisions;
     m.max_hops = std::max<uint32_t>(m.max_hops, p.hops);
     if (++m.resolved == m.packets) {
@@ -241,10 +250,12 @@ ApplicationResult appReport(const Application& app, int64_t c) {
 template <class Route>
 void Simulator::State::loop(const Route& route, const RunOptions& options, Results& out) {
   // An application runs to completion (or until it is stuck) unless a time limit is given.
+  // A steady run ends by its own measurement (docs/runtime.md 3.1).
   const int64_t time_limit =
       params.time_limit_clocks > 0
           ? params.time_limit_clocks
-          : (params.creation_max == 0 && params.measured_messages == 0 && !app
+          : (params.creation_max == 0 && params.measured_messages == 0 && !app &&
+                     !stats.steady()
                  ? options.default_time_limit_clocks
                  : INT64_MAX);
   const int64_t detect = params.deadlock_detect_clocks > 0
@@ -420,6 +431,7 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
     }
     account(c);
     log.clear();
+    if (stats.steady() && stats.periodEnds(c)) stats.endPeriod(c, heldAges(c));
     stats.endCycle(c, net.flitsInNetwork());
     if (deadlocked) {
       out.status = RunStatus::kDeadlock;
@@ -434,7 +446,7 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
         out.status_message = stuckMessage(appReport(*app, c));
         break;
       }
-    } else if (stats.windowClosed()) {
+    } else if (stats.windowClosed() || stats.steadyDone()) {
       break;
     }
     if (!app && sources.exhausted() && stats.inFlight() == 0 &&
@@ -458,7 +470,7 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
       break;
     }
     if (c + 1 >= time_limit) {
-      if (app || params.measured_messages > 0 || params.creation_max > 0) {
+      if (app || params.measured_messages > 0 || params.creation_max > 0 || stats.steady()) {
         out.status = RunStatus::kTimeLimit;
         out.status_message = timeLimitMessage(time_limit, app != nullptr, stats.delivered(),
                                               goal_messages);
@@ -481,6 +493,7 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
   }
   if (progress_shown) std::fprintf(stderr, "\n");
   out.cycles = c + 1;
+  stats.steadyStopped();  // a steady run that stopped for another reason has no verdict
 }
 
 Simulator::Simulator(NetworkDesc desc, SimParams params) {
@@ -609,6 +622,12 @@ Results Simulator::run(const RunOptions& options) {
     }
   }
   if (s.app) s.app->report(out.application, out.cycles);
+  if (out.status == RunStatus::kOk && out.measurement.verdict == "saturated") {
+    out.status = RunStatus::kSaturated;
+    out.status_message = saturatedMessage(out.measurement);
+  } else if (out.status == RunStatus::kOk && out.measurement.verdict == "unconverged") {
+    out.status_message = unconvergedMessage(out.measurement);
+  }
   if (out.status == RunStatus::kOk && out.messages.refused > 0) {
     out.status = RunStatus::kInjectionQueueFull;
     out.status_message = refusedMessage(out.messages.refused, s.params.injection_queue_capacity);
@@ -643,6 +662,8 @@ std::string_view runStatusName(RunStatus status) {
       return "routing_error";
     case RunStatus::kApplicationStuck:
       return "application_stuck";
+    case RunStatus::kSaturated:
+      return "saturated";
   }
   return "?";
 }

@@ -326,6 +326,24 @@ nlohmann::json toJson(const Results& r, const TableFiles& files) {
   };
   // Only with a predictor: other programs' results keep their form.
   if (r.has_prediction) out["prediction"] = prediction(r);
+  // Only in a steady run (docs/runtime.md 3.1); a burst's results keep their form.
+  if (const MeasurementReport& m = r.measurement; m.steady) {
+    out["config"]["Measurement"] = "Steady";
+    auto clock = [](int64_t c) { return c >= 0 ? json(c) : json(nullptr); };
+    out["measurement"] = {{"mode", "steady"},
+                          {"verdict", m.verdict},
+                          {"converged", m.verdict == "converged"},
+                          {"saturated", m.verdict == "saturated"},
+                          {"reason", m.reason},
+                          {"period_clocks", m.period_clocks},
+                          {"warmup_periods", m.warmup_periods},
+                          {"measured_periods", m.measured_periods},
+                          {"warmup_end_clock", clock(m.warmup_end_clock)},
+                          {"window_end_clock", clock(m.window_end_clock)},
+                          {"drain_end_clock", clock(m.drain_end_clock)},
+                          {"saturation_latency_clocks", m.saturation_latency_clocks},
+                          {"latency_at_stop_clocks", m.latency_at_stop_clocks}};
+  }
   return out;
 }
 

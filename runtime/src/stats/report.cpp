@@ -173,6 +173,16 @@ std::string formatReport(const Results& r) {
   }
   s += fmt::format("collisions: total {}, per packet {:.3f}, per message {:.3f}\n",
                    r.collisions_total, r.collisions_per_packet, r.collisions_per_message);
+  if (const MeasurementReport& m = r.measurement; m.steady) {
+    s += fmt::format("measurement: steady, {}; warm-up {} periods of {} clocks", m.verdict,
+                     m.warmup_periods, m.period_clocks);
+    if (m.warmup_end_clock >= 0)
+      s += fmt::format(", measured messages created in clocks {} to {} ({} periods)",
+                       m.warmup_end_clock, m.window_end_clock, m.measured_periods);
+    if (m.drain_end_clock >= 0) s += fmt::format(", drained at clock {}", m.drain_end_clock);
+    if (!m.reason.empty()) s += fmt::format(" ({})", m.reason);
+    s += "\n";
+  }
   if (r.steady_state.batches > 0) {
     s += fmt::format(
         "steady state: {}, {} leading messages truncated, mean message latency "

@@ -15,7 +15,8 @@ Statistics::Statistics(const SimParams& params, const EndpointLayout& endpoints)
       pairs_(params.report_pairs.size()),
       per_node_(static_cast<size_t>(endpoints.endpoints())) {
   if (!endpoints.oneEach()) per_router_.resize(static_cast<size_t>(endpoints.routers()));
-  window_open_ = warmup_ == 0;
+  if (params.measurement == Measurement::kSteady) steady_.emplace(interval_);
+  window_open_ = !steady_ && warmup_ == 0;
 }
 
 void Statistics::onCreated(const Message& m, int64_t flits) {
@@ -24,6 +25,7 @@ void Statistics::onCreated(const Message& m, int64_t flits) {
   total_.created_flits += flits;
   ++per_node_[m.src].sent;
   ++current_.created;
+  if (steady_ && inCohort(m.created)) ++cohort_created_;
 }
 
 void Statistics::onRefused(int32_t endpoint, int64_t flits) {
@@ -41,7 +43,8 @@ void Statistics::onMessageInjected(const Message& m) {
   current_.injected_bits += m.length_bits;
 }
 
-void Statistics::onPacketDelivered(const Packet& p, int64_t c, bool completes) {
+void Statistics::onPacketDelivered(const Packet& p, int64_t c, bool completes,
+                                   int64_t created) {
   ++packets_delivered_;
   total_.delivered_flits += p.len;
   current_.delivered_flits += p.len;
@@ -49,8 +52,12 @@ void Statistics::onPacketDelivered(const Packet& p, int64_t c, bool completes) {
   per_node_[dst].delivered_flits += p.len;
   // The packet that completes the message opening the window is measured with it: with
   // one packet per message, the packets measured are the messages measured.
-  const bool opens = completes && !window_open_ && delivered_ == warmup_;
-  if (!measuring() && !opens) return;
+  if (steady_) {
+    if (!inCohort(created)) return;
+  } else if (const bool opens = completes && !window_open_ && delivered_ == warmup_;
+             !measuring() && !opens) {
+    return;
+  }
   const int64_t latency = c - p.head_entry;
   packet_.add(latency);
   ++measured_packets_;
@@ -81,23 +88,35 @@ void Statistics::onMessageResolved(const Message& m, int64_t c) {
   in_network_bits_ -= m.length_bits;
   if (m.dropped > 0) {
     ++dropped_;
+    if (steady_ && inCohort(m.created)) {
+      ++cohort_resolved_;
+      checkDrained(c);
+    }
     return;
   }
   const int64_t k = delivered_++;
   ++per_node_[m.dst].received;
   ++current_.arrived;
   current_.arrived_bits += m.length_bits;
-  if (!window_open_ && k == warmup_) {
+  if (!steady_ && !window_open_ && k == warmup_) {
     window_open_ = true;
     window_start_ = c;
     at_open_ = total_;
   }
   // After the window opens, so that the message opening it is in the window as it is counted.
   total_.delivered_bits += m.length_bits;
-  if (!measuring()) return;
+  const int64_t msg = c - m.created;
+  if (steady_) {
+    period_all_.add(static_cast<double>(msg));
+    period_network_.add(static_cast<double>(c - m.first_entry));
+    if (!inCohort(m.created)) return;
+    cohort_latency_.add(static_cast<double>(msg));
+    ++cohort_resolved_;
+  } else if (!measuring()) {
+    return;
+  }
   ++measured_count_;
   const int64_t net = c - m.first_entry;
-  const int64_t msg = c - m.created;
   network_.add(net);
   message_.add(msg);
   batches_.add(static_cast<double>(msg));
@@ -114,10 +133,63 @@ void Statistics::onMessageResolved(const Message& m, int64_t c) {
       pairs_[i].message.add(msg);
     }
   }
+  if (steady_) checkDrained(c);
   if (measured_ > 0 && measured_count_ == measured_) {
     window_closed_ = true;
     window_end_ = c + 1;
     at_close_ = total_;
+  }
+}
+
+void Statistics::checkDrained(int64_t c) {
+  if (steady_->phase() == SteadyMeasurement::Phase::kDrain && cohort_resolved_ == cohort_created_)
+    steady_->drained(c + 1);
+}
+
+void Statistics::endPeriod(int64_t c, const Moments& held_ages) {
+  using Phase = SteadyMeasurement::Phase;
+  const int64_t end = c + 1;
+  const Phase before = steady_->phase();
+  Moments ages = period_all_;
+  ages.n += held_ages.n;
+  ages.sum += held_ages.sum;
+  ages.sq += held_ages.sq;
+  const double nodes = static_cast<double>(std::max<size_t>(1, per_node_.size()));
+  // The warm-up compares period with period; the measurement, the window so far.
+  const bool warm = before == Phase::kWarmup;
+  const int64_t flits =
+      warm ? current_.delivered_flits : total_.delivered_flits - at_open_.delivered_flits;
+  const int64_t clocks = warm ? interval_ : end - window_start_;
+  PeriodFigures f;
+  f.latency = warm ? period_all_ : cohort_latency_;
+  f.accepted = static_cast<double>(flits) / (nodes * static_cast<double>(clocks));
+  if (end > span_start_) {
+    const double span = nodes * static_cast<double>(end - span_start_);
+    f.span_accepted = static_cast<double>(total_.delivered_flits - at_span_.delivered_flits) / span;
+    f.span_offered = static_cast<double>(total_.created_flits - at_span_.created_flits) / span;
+  }
+  f.ages = ages;
+  f.network_latency = period_network_.mean();
+  f.held = held_ages.n;
+  const Phase next = steady_->endPeriod(end, f);
+  period_all_ = Moments{};
+  period_network_ = Moments{};
+  if (warm && next == Phase::kWarmup && steady_->report().warmup_periods == 1) {
+    at_span_ = total_;  // the span starts after the period that filled the network
+    span_start_ = end;
+  }
+  if (warm && next != Phase::kWarmup && steady_->report().warmup_end_clock == end) {
+    window_open_ = true;
+    window_start_ = end;
+    at_open_ = at_span_ = total_;
+    span_start_ = end;
+    return;
+  }
+  if (window_open_ && next != Phase::kMeasure && cohort_end_ == INT64_MAX) {
+    cohort_end_ = end;  // converged, or saturated while measuring
+    window_end_ = end;
+    at_close_ = total_;
+    if (next == Phase::kDrain) checkDrained(c);
   }
 }
 
@@ -143,14 +215,20 @@ void Statistics::finish(int64_t cycles, int64_t flits_in_network,
   out.packets = {packets_created_, packets_delivered_, packets_dropped_, held.packets};
   out.conserved = conserved(out.messages, out.packets);
 
-  Counters end = window_closed_ ? at_close_ : total_;
+  const bool closed = steady_ ? cohort_end_ != INT64_MAX : window_closed_;
+  Counters end = closed ? at_close_ : total_;
   int64_t start_cycle = window_start_;
-  int64_t end_cycle = window_closed_ ? window_end_ : cycles;
+  int64_t end_cycle = closed ? window_end_ : cycles;
   Counters start = at_open_;
-  if (!window_open_) {
+  if (!window_open_ && steady_) {
+    // Saturated before the warm-up ended: the throughput of the whole run.
+    start_cycle = 0;
+    start = Counters{};
+  } else if (!window_open_) {
     start_cycle = end_cycle = cycles;
     start = end;
   }
+  if (steady_) out.measurement = steady_->report();
   out.window_start_cycle = start_cycle;
   out.window_end_cycle = end_cycle;
   out.measured_messages = measured_count_;

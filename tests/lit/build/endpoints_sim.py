@@ -24,7 +24,9 @@ from ndltest import check  # noqa: E402
 NDLC, OUT = sys.argv[1], pathlib.Path(sys.argv[2])
 OUT.mkdir(parents=True, exist_ok=True)
 
-BASE = """(FlowControlMethod VirtualCutThrough)
+# Bursts that drain (every message delivered, counted by endpoint), not steady runs.
+BASE = """(Measurement Burst)
+(FlowControlMethod VirtualCutThrough)
 (NetworkChannelWidth 32bit)
 (NetworkFrequency 100MHz)
 (NetworkPacketSize 32bit)

@@ -42,6 +42,10 @@ BASES = {
     # The load in flits per node per clock.
     "load": "(Topology (Torus 4 4))\n(RoutingAlgorithm MinimalAdaptive)\n(VirtualChannels 3)\n"
             "(DeadlockHandling Avoid)\n(OfferedLoad 10%)\n" + COMMON,
+    # A steady run (docs/runtime.md 3.1): no burst form.
+    "steady": "(Topology (Torus 4 4))\n(RoutingAlgorithm MinimalAdaptive)\n(VirtualChannels 3)\n"
+              "(DeadlockHandling Avoid)\n(OfferedLoad 10%)\n"
+              + COMMON.replace("(MessageCreationMax 600)\n", ""),
     # A predictor (docs/prediction.md) reads the predictive path and its history's latency.
     "predict": "(Topology (Torus 4 4))\n(RoutingAlgorithm DimensionOrder)\n(VirtualChannels 2)\n"
                "(DeadlockHandling Avoid)\n(MessageCreationRate 4%)\n(import \"predictors\")\n"
@@ -103,6 +107,7 @@ CASES = [
     ("LinkDelay", "2clock", "rate"),
     ("CreditDelay", "3clock", "rate"),
     ("Seed", "7", "rate"),
+    ("Measurement", "Burst", "steady"),
     ("WarmupMessages", "100", "rate"),
     ("MeasuredMessages", "300", "rate"),
     ("SimulationTime", "2000clock", "rate"),

@@ -37,7 +37,8 @@
   X(PredictHeaderClocks) /* PredictivePath's IB, network clocks */                              \
   X(PredictorLatencyClocks) /* PredictorLatency, network clocks */                              \
   X(MispredictionCheck) /* 0 HintBits, 1 None (kMispredictionCheckNames) */                     \
-  X(PortStateCount) /* rings per port or router: ndl_port_states' rows of 4 */
+  X(PortStateCount) /* rings per port or router: ndl_port_states' rows of 4 */             \
+  X(Measurement) /* ndl::rt::Measurement */
 
 // Real parameters: ndl_params_f64[NDL_P_<Name>].
 #define NDL_ABI_F64_PARAMS(X) \

@@ -49,13 +49,14 @@ struct ParamRule {
 };
 
 // The enums' values by code: the order of ndl::rt::FlowControl, CreationProcess,
-// QueueOverflow and TrafficPattern (tests/runtime/param_rules_test.cpp compares them with
+// QueueOverflow, Measurement and TrafficPattern (tests/runtime/param_rules_test.cpp compares them with
 // the runtime's own names). TrafficPattern's kCustom is left out: it needs a destination
 // function a simulator does not have.
 inline constexpr std::string_view kFlowControlNames[] = {"StoreAndForward", "VirtualCutThrough",
                                                          "Wormhole"};
 inline constexpr std::string_view kCreationProcessNames[] = {"Bernoulli", "Periodic", "OnOff"};
 inline constexpr std::string_view kQueueOverflowNames[] = {"Refuse", "Block"};
+inline constexpr std::string_view kMeasurementNames[] = {"Burst", "Steady"};
 inline constexpr std::string_view kVcAllocationNames[] = {"NonAtomic", "Atomic"};
 inline constexpr std::string_view kMispredictionCheckNames[] = {"HintBits", "None"};
 inline constexpr std::string_view kPatternNames[] = {"Uniform",   "BitReversal", "BitComplement",
@@ -155,6 +156,8 @@ inline constexpr ParamRule kParamRules[] = {
      .index = NDL_P_Seed,
      .kind = ParamKind::kUnsigned,
      .form = "Seed"},
+    param_rules_detail::enumeration("Measurement", NDL_P_Measurement, "Measurement",
+                                    kMeasurementNames),
     param_rules_detail::integer("WarmupMessages", NDL_P_WarmupMessages, "WarmupMessages",
                                 "messages", 0),
     param_rules_detail::integer("MeasuredMessages", NDL_P_MeasuredMessages, "MeasuredMessages",

@@ -24,6 +24,9 @@ std::string sourcesStoppedMessage(int64_t creation_max, int64_t measured_message
 std::string nothingMeasuredMessage(int64_t warmup_messages, int64_t delivered);
 std::string timeLimitMessage(int64_t limit, bool application, int64_t delivered, int64_t expected);
 std::string interruptedMessage(int64_t clock);
+// A steady run's verdict other than converged (docs/runtime.md 3.1).
+std::string saturatedMessage(const MeasurementReport& m);
+std::string unconvergedMessage(const MeasurementReport& m);
 std::string routingFailureMessage(int64_t clock, const char* what);
 std::string refusedMessage(int64_t refused, int64_t capacity);
 // "class3": a VC class the routing did not name.

@@ -29,6 +29,8 @@ enum class CreationProcess : uint8_t { kBernoulli, kPeriodic, kOnOff };
 // kBlock holds it at the source, which creates no other message until the queue has room
 // (sources that always generate, as in seed 000's simulator).
 enum class QueueOverflow : uint8_t { kRefuse, kBlock };
+// How a synthetic run measures (kMeasurementNames in param_rules.h, by code).
+enum class Measurement : uint8_t { kBurst, kSteady };
 
 // A message created at a given clock regardless of the synthetic process: for tests, probes
 // and (later) trace-driven workloads.
@@ -149,6 +151,10 @@ struct SimParams {
   int64_t deadlock_detect_clocks = 0;
 
   // ---- run control and statistics
+  // kSteady (docs/runtime.md 3.1): sample periods of sampling_interval_clocks decide the
+  // warm-up, the measurement and its end; creation_max, warmup_messages and measured_messages
+  // are then 0. kBurst: INSIGHT's finite run, the window by arrival order.
+  Measurement measurement = Measurement::kBurst;
   uint64_t seed = 1;
   int64_t warmup_messages = 0;
   int64_t measured_messages = 0;         // 0: every message after the warm-up
@@ -164,6 +170,7 @@ struct SimParams {
 std::string_view flowControlName(FlowControl fc);
 std::string_view deadlockName(DeadlockHandling dh);
 std::string_view queueOverflowName(QueueOverflow q);
+std::string_view measurementName(Measurement m);
 // Flits of the packet of a message of `bits` under packet_per_message.
 inline int64_t messagePacketFlits(const SimParams& p, int64_t bits) {
   return (bits + p.channel_width_bits - 1) / p.channel_width_bits;

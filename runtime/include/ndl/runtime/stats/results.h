@@ -8,6 +8,7 @@
 
 #include "ndl/runtime/sim/sim_params.h"
 #include "ndl/runtime/stats/latency_histogram.h"
+#include "ndl/runtime/stats/measurement.h"
 #include "ndl/runtime/stats/steady_state.h"
 
 namespace ndl::rt {
@@ -24,6 +25,7 @@ enum class RunStatus : uint8_t {
   kRoutingError,        // the routing failed for a packet (RoutingFailure): no candidate, a
                         // missing port, a header value outside its field's range
   kApplicationStuck,    // a pattern's programs wait for messages that will never come (dropped)
+  kSaturated,           // a steady run found the network saturated: a result, not a failure
 };
 std::string_view runStatusName(RunStatus status);
 
@@ -271,10 +273,14 @@ struct Results {
   std::vector<SeriesRow> series;
   int64_t sampling_interval_clocks = 0;
   SteadyState steady_state;
+  MeasurementReport measurement;  // steady runs (docs/runtime.md 3.1)
   ApplicationResult application;
 };
 
-// Exit code of a finished run: 0 when kOk, 3 otherwise.
-inline int exitCodeFor(const Results& r) { return r.status == RunStatus::kOk ? 0 : 3; }
+// Exit code of a finished run: 0 when kOk or kSaturated (a measurement of the network),
+// 3 otherwise.
+inline int exitCodeFor(const Results& r) {
+  return r.status == RunStatus::kOk || r.status == RunStatus::kSaturated ? 0 : 3;
+}
 
 }  // namespace ndl::rt

@@ -6,12 +6,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "ndl/runtime/net/endpoints.h"
 #include "ndl/runtime/net/packet.h"
 #include "ndl/runtime/sim/sim_params.h"
 #include "ndl/runtime/stats/latency_histogram.h"
+#include "ndl/runtime/stats/measurement.h"
 #include "ndl/runtime/stats/results.h"
 #include "ndl/runtime/stats/steady_state.h"
 
@@ -35,9 +37,19 @@ class Statistics {
   void onMessageInjected(const Message& m);  // its first head entered the network
   // `completes`: the packet is the last of a message that is delivered whole, which is then
   // resolved.
-  void onPacketDelivered(const Packet& p, int64_t c, bool completes);
+  // `created`: its message's creation clock.
+  void onPacketDelivered(const Packet& p, int64_t c, bool completes, int64_t created);
   void onPacketDropped(const Packet& p, int32_t at_router);
   void onMessageResolved(const Message& m, int64_t c);  // all its packets delivered/dropped
+  // A steady run (docs/runtime.md 3.1): whether clock c ends a sample period, and then, before
+  // endCycle, the ages of the messages the simulator holds at its end.
+  bool steady() const { return steady_.has_value(); }
+  bool periodEnds(int64_t c) const { return c + 1 >= next_sample_; }
+  void endPeriod(int64_t c, const Moments& held_ages);
+  bool steadyDone() const { return steady_ && steady_->phase() == SteadyMeasurement::Phase::kDone; }
+  void steadyStopped() {
+    if (steady_) steady_->stopped();
+  }
   // Called after every clock with the flits then in the network.
   void endCycle(int64_t c, int64_t flits_in_network) {
     if (c + 1 >= next_sample_) sample(c + 1, flits_in_network);
@@ -62,6 +74,7 @@ class Statistics {
     int64_t delivered_bits = 0;  // message lengths of the messages delivered
   };
   void sample(int64_t end_cycle, int64_t flits_in_network);
+  void checkDrained(int64_t c);  // steady: the measured messages have all resolved
   // The endpoints a packet leaves from and goes to (its src and dst are routers).
   int32_t srcEndpoint(const Packet& p) const {
     return endpoints_.oneEach() ? p.src : endpoints_.first(p.src) + p.src_local;
@@ -70,6 +83,11 @@ class Statistics {
     return endpoints_.oneEach() ? p.dst : endpoints_.first(p.dst) + p.dst_local;
   }
   bool measuring() const { return window_open_ && !window_closed_; }
+  // Whether a message created at `created` is measured: in a steady run, created in the
+  // window; in a burst, resolved in it (by arrival order).
+  bool inCohort(int64_t created) const {
+    return window_open_ && created >= window_start_ && created < cohort_end_;
+  }
 
   const EndpointLayout& endpoints_;
   int64_t warmup_;
@@ -113,6 +131,15 @@ class Statistics {
   };
   std::vector<PairAcc> pairs_;
   BatchSeries batches_;
+  std::optional<SteadyMeasurement> steady_;
+  int64_t cohort_end_ = INT64_MAX;  // steady: the window's end, once converged
+  int64_t cohort_created_ = 0, cohort_resolved_ = 0;
+  Moments period_latency_;  // steady warm-up: the messages delivered in this period
+  Moments cohort_latency_;  // steady: the measured messages delivered so far
+  Moments period_all_;      // every message delivered in this period (the saturation test)
+  Moments period_network_;  // their network latencies
+  Counters at_span_;        // at span_start_: the accepted-against-offered test's span
+  int64_t span_start_ = 0;
 
   std::vector<NodeRow> per_node_;  // per endpoint
   std::vector<RouterRow> per_router_;  // unless one endpoint per router (then in per_node_)
