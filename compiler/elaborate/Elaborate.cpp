@@ -161,6 +161,26 @@ bool checkTraffic(const sema::Parameters& p, const Graph& g, DiagnosticEngine& d
   switch (p.traffic.pattern) {
     case sema::EnumId::Traffic_Tornado:
     case sema::EnumId::Traffic_Neighbor:
+      if (oneEach && g.radices.empty()) {
+        diags.report(DiagKind::OutOfRange, at,
+                     fmt::format("{} moves along the network's dimensions, and {} has none: it "
+                                 "is given by its links, not as a k-ary n-cube",
+                                 name, g.name))
+            .withHint("use Uniform, RandomPermutation, a bit pattern on 2^k nodes, or a "
+                      "pattern file");
+        return false;
+      }
+      if (oneEach && p.traffic.pattern == sema::EnumId::Traffic_Tornado &&
+          std::all_of(g.radices.begin(), g.radices.end(), [](int64_t k) { return k <= 2; })) {
+        // Half way round a ring of 1 or 2 nodes is the node itself: no source would send.
+        diags.report(DiagKind::OutOfRange, at,
+                     fmt::format("Tornado goes ceil(k/2) - 1 steps along each dimension, and "
+                                 "every dimension of {} has k <= 2: each node would send to "
+                                 "itself, and no message would be created",
+                                 g.name))
+            .withHint("use Neighbor or BitComplement, which cross each dimension");
+        return false;
+      }
       if (oneEach) return true;
       diags.report(DiagKind::OutOfRange, at,
                    fmt::format("{} moves along the routers' dimensions, but {} has {} endpoints "

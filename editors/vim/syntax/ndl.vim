@@ -64,9 +64,10 @@ let s:enums = ['StoreAndForward', 'Wormhole', 'VirtualCutThrough',
       \ 'DropAfterTimeout', 'Atomic', 'NonAtomic', 'First', 'Random',
       \ 'MostCredits', 'StraightFirst', 'Uniform', 'BitReversal',
       \ 'BitComplement', 'Transpose', 'Shuffle', 'Tornado', 'Neighbor',
-      \ 'HotSpot', 'AllToAll', 'Ring', 'Mesh', 'Torus', 'Hypercube', 'RDT',
-      \ 'FatTree', 'CMesh', 'Dragonfly', 'DragonflyWired',
-      \ 'FlattenedButterfly', 'FlattenedButterflyWired', 'Butterfly']
+      \ 'HotSpot', 'AllToAll', 'Diagonal', 'Asymmetric', 'RandomPermutation',
+      \ 'Ring', 'Mesh', 'Torus', 'Hypercube', 'RDT', 'FatTree', 'CMesh',
+      \ 'Dragonfly', 'DragonflyWired', 'FlattenedButterfly',
+      \ 'FlattenedButterflyWired', 'Butterfly']
 " END GENERATED enums
 " BEGIN GENERATED keywords (editors/sync_names.py --write)
 let s:keywords = ['let', 'if', 'cond', 'for', 'mod']

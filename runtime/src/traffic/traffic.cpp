@@ -3,7 +3,9 @@
 // back to a ring of N nodes when there are none.
 #include "ndl/runtime/traffic/traffic.h"
 
+#include <algorithm>
 #include <array>
+#include <utility>
 
 namespace ndl::rt {
 namespace {
@@ -96,6 +98,34 @@ int32_t allToAllDest(TrafficContext& ctx) {
   return (ctx.node + 1 + step) % ctx.nodes;
 }
 
+int32_t diagonalDest(TrafficContext& ctx) {
+  // BookSim2: RandomInt(2) == 0 (one of three) goes to node + 1, the rest to the node itself,
+  // which creates nothing here.
+  if (ctx.rng->below(3) != 0) return kNoMessage;
+  return selfIsNone(ctx, (ctx.node + 1) % ctx.nodes);
+}
+
+int32_t asymmetricDest(TrafficContext& ctx) {
+  const int32_t half = ctx.nodes / 2;
+  if (half == 0) return kNoMessage;
+  return selfIsNone(ctx, ctx.node % half + (ctx.rng->below(2) != 0 ? half : 0));
+}
+
+int32_t randomPermutationDest(TrafficContext& ctx) {
+  return selfIsNone(ctx, static_cast<int32_t>(*ctx.state));
+}
+
+std::vector<int32_t> randomPermutation(int32_t nodes, uint64_t seed) {
+  std::vector<int32_t> perm(static_cast<size_t>(std::max(nodes, 0)));
+  for (int32_t i = 0; i < nodes; ++i) perm[i] = i;
+  Rng rng(seed, 0x7065726d7574ULL);  // "permut": no source's stream (those are 0..N-1)
+  for (int32_t i = nodes - 1; i > 0; --i) {
+    const auto j = static_cast<int32_t>(rng.below(static_cast<uint64_t>(i) + 1));
+    std::swap(perm[i], perm[j]);
+  }
+  return perm;
+}
+
 DestFn destFnFor(TrafficPattern pattern) {
   switch (pattern) {
     case TrafficPattern::kUniform:
@@ -116,6 +146,12 @@ DestFn destFnFor(TrafficPattern pattern) {
       return hotSpotDest;
     case TrafficPattern::kAllToAll:
       return allToAllDest;
+    case TrafficPattern::kDiagonal:
+      return diagonalDest;
+    case TrafficPattern::kAsymmetric:
+      return asymmetricDest;
+    case TrafficPattern::kRandomPermutation:
+      return randomPermutationDest;
     case TrafficPattern::kCustom:
       return nullptr;
   }
@@ -123,7 +159,7 @@ DestFn destFnFor(TrafficPattern pattern) {
 }
 
 namespace {
-constexpr std::array<std::pair<TrafficPattern, std::string_view>, 10> kNames = {{
+constexpr std::array<std::pair<TrafficPattern, std::string_view>, 13> kNames = {{
     {TrafficPattern::kUniform, "Uniform"},
     {TrafficPattern::kBitReversal, "BitReversal"},
     {TrafficPattern::kBitComplement, "BitComplement"},
@@ -133,6 +169,9 @@ constexpr std::array<std::pair<TrafficPattern, std::string_view>, 10> kNames = {
     {TrafficPattern::kNeighbor, "Neighbor"},
     {TrafficPattern::kHotSpot, "HotSpot"},
     {TrafficPattern::kAllToAll, "AllToAll"},
+    {TrafficPattern::kDiagonal, "Diagonal"},
+    {TrafficPattern::kAsymmetric, "Asymmetric"},
+    {TrafficPattern::kRandomPermutation, "RandomPermutation"},
     {TrafficPattern::kCustom, "Custom"},
 }};
 }  // namespace

@@ -18,11 +18,16 @@ TrafficSources::TrafficSources(const SimParams& params, const TopologyIndex& top
       sources_(static_cast<size_t>(nodes_)),
       pending_((static_cast<size_t>(endpoints.routers()) + 63) / 64, 0),
       pattern_state_(
-          params.pattern == TrafficPattern::kAllToAll || params.pattern == TrafficPattern::kCustom
+          params.pattern == TrafficPattern::kAllToAll || params.pattern == TrafficPattern::kCustom ||
+                  params.pattern == TrafficPattern::kRandomPermutation
               ? nodes_
               : 1,
           0) {
   const int32_t nodes = nodes_;
+  if (params.pattern == TrafficPattern::kRandomPermutation) {
+    const std::vector<int32_t> perm = randomPermutation(nodes, params.seed);
+    for (int32_t n = 0; n < nodes; ++n) pattern_state_[n] = static_cast<uint64_t>(perm[n]);
+  }
   // Lengths are drawn in whole bytes when the range is given in bytes.
   length_step_ = params.message_min_bits % 8 == 0 && params.message_max_bits % 8 == 0 ? 8 : 1;
   length_choices_ = (params.message_max_bits - params.message_min_bits) / length_step_ + 1;

@@ -13,8 +13,8 @@ uniform, hot, out = sys.argv[1], sys.argv[2], sys.argv[3]
 REBUILD = "shapes the simulator itself; change it in the program and rebuild (ndlc run FILE " \
           "--set ... rebuilds when needed)"
 PATTERNS = "0 Uniform, 1 BitReversal, 2 BitComplement, 3 Transpose, 4 Shuffle, 5 Tornado, " \
-           "6 Neighbor, 7 HotSpot or 8 AllToAll (the code or the name) (the program's " \
-           "TrafficPattern)"
+           "6 Neighbor, 7 HotSpot, 8 AllToAll, 9 Diagonal, 10 Asymmetric or 11 " \
+           "RandomPermutation (the code or the name) (the program's TrafficPattern)"
 SEED = "expected an unsigned integer, 0 to 18446744073709551615"
 
 # (simulator, arguments, exit code, first line of stderr; None: not checked)

@@ -61,7 +61,8 @@ inline constexpr std::string_view kVcAllocationNames[] = {"NonAtomic", "Atomic"}
 inline constexpr std::string_view kMispredictionCheckNames[] = {"HintBits", "None"};
 inline constexpr std::string_view kPatternNames[] = {"Uniform",   "BitReversal", "BitComplement",
                                                      "Transpose", "Shuffle",     "Tornado",
-                                                     "Neighbor",  "HotSpot",     "AllToAll"};
+                                                     "Neighbor",  "HotSpot",     "AllToAll",
+                                                     "Diagonal",  "Asymmetric",  "RandomPermutation"};
 
 namespace param_rules_detail {
 inline constexpr int64_t kI64Max = std::numeric_limits<int64_t>::max();

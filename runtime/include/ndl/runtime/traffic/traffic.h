@@ -1,6 +1,7 @@
 // Destination choice: the interface of a traffic-pattern function and the reference
 // patterns of spec 1.3 (Uniform, BitReversal, BitComplement, Transpose, Shuffle, Tornado,
-// Neighbor, HotSpot, AllToAll). A pattern returns kNoMessage for a node it maps onto itself.
+// Neighbor, HotSpot, AllToAll) and BookSim2's Diagonal, Asymmetric and RandomPermutation. A
+// pattern returns kNoMessage for a node it maps onto itself.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +23,9 @@ enum class TrafficPattern : uint8_t {
   kNeighbor,
   kHotSpot,
   kAllToAll,
+  kDiagonal,           // BookSim2's diagonal: node + 1 with probability 1/3, else itself
+  kAsymmetric,         // BookSim2's asymmetric: n mod N/2, plus N/2 with probability 1/2
+  kRandomPermutation,  // BookSim2's randperm: a permutation drawn from the seed
   kCustom,
 };
 
@@ -51,6 +55,13 @@ int32_t tornadoDest(TrafficContext& ctx);
 int32_t neighborDest(TrafficContext& ctx);
 int32_t hotSpotDest(TrafficContext& ctx);
 int32_t allToAllDest(TrafficContext& ctx);
+int32_t diagonalDest(TrafficContext& ctx);
+int32_t asymmetricDest(TrafficContext& ctx);
+// The source's destination is its pattern state, set by randomPermutation().
+int32_t randomPermutationDest(TrafficContext& ctx);
+// The permutation of `nodes` endpoints RandomPermutation uses under `seed` (Fisher-Yates on a
+// stream of its own, apart from the sources' streams).
+std::vector<int32_t> randomPermutation(int32_t nodes, uint64_t seed);
 
 // The reference function of a pattern; nullptr for kCustom.
 DestFn destFnFor(TrafficPattern pattern);
