@@ -201,6 +201,16 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
   }
 
   for (int64_t n : p.traffic.hotSpotNodes) t.hotNodes.push_back(static_cast<int32_t>(n));
+  i[NDL_P_TrafficClassCount] = static_cast<int64_t>(p.classes.size());
+  for (size_t k = 0; k < p.classes.size(); ++k) {
+    const sema::TrafficClassSpec& c = p.classes[k];
+    t.str[NDL_P_TrafficClassNames] += (k ? "," : "") + c.name;
+    t.trafficClasses.insert(
+        t.trafficClasses.end(),
+        {c.creationRate.toDouble(), static_cast<double>(runtimeCode("Pattern", c.traffic.pattern)),
+         static_cast<double>(c.messageMinBits), static_cast<double>(c.messageMaxBits),
+         static_cast<double>(c.reply)});
+  }
   for (const sema::NodePair& pair : p.reportPairs) {
     t.reportPairs.push_back(static_cast<int32_t>(pair.src));
     t.reportPairs.push_back(static_cast<int32_t>(pair.dst));
@@ -249,6 +259,7 @@ std::string structuralKey(const SimulatorTables& tables) {
   append(out, "radices", t.radices);
   append(out, "hotNodes", t.hotNodes);
   append(out, "reportPairs", t.reportPairs);
+  append(out, "trafficClasses", t.trafficClasses);
   append(out, "endpointRuns", t.endpointRuns);
   append(out, "vcClass", t.vcClass);
   append(out, "injVcClass", t.injVcClass);

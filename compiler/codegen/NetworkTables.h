@@ -20,6 +20,7 @@ struct SimulatorTables {
   std::vector<int32_t> radices;
   std::vector<int32_t> hotNodes;
   std::vector<int32_t> reportPairs;
+  std::vector<double> trafficClasses;  // NDL_TRAFFIC_CLASS_FIELDS per class
   std::vector<int32_t> endpointRuns;  // (endpoints per router, routers) pairs
   std::vector<int32_t> vcClass;     // per network VC
   std::vector<int32_t> injVcClass;  // per injection VC

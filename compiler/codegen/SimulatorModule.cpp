@@ -97,6 +97,7 @@ std::unique_ptr<llvm::Module> buildSimulatorModule(llvm::LLVMContext& context,
   exportArray(*m, i32, "ndl_radices", t.radices);
   exportArray(*m, i32, "ndl_hot_nodes", t.hotNodes);
   exportArray(*m, i32, "ndl_report_pairs", t.reportPairs);
+  exportArray(*m, llvm::Type::getDoubleTy(context), "ndl_traffic_classes", t.trafficClasses, true);
   exportArray(*m, i32, "ndl_endpoint_runs", t.endpointRuns);
   exportArray(*m, i32, "ndl_vc_class", t.vcClass);
   exportArray(*m, i32, "ndl_inj_vc_class", t.injVcClass);

@@ -149,16 +149,17 @@ bool layoutHeader(const sema::Definition& routing, uint32_t def, SourceRange sit
 
 // The synthetic patterns defined only on some networks (runtime/src/traffic/traffic.cpp) and the
 // hot-spot nodes: an error at the TrafficPattern form, not when the simulator starts.
-bool checkTraffic(const sema::Parameters& p, const Graph& g, DiagnosticEngine& diags) {
-  const SourceRange at = p.where[static_cast<size_t>(sema::FormId::TrafficPattern)];
+bool checkPattern(const sema::TrafficSpec& traffic, SourceRange at, const Graph& g,
+                  DiagnosticEngine& diags) {
   if (!at.valid()) return true;  // the default, Uniform, fits every network
+  const sema::TrafficSpec& t = traffic;
   // Patterns number endpoints; coordinates are the routers', so the patterns that move along
   // dimensions need one endpoint per router.
   const int64_t n = static_cast<int64_t>(g.endpointCount());
   const bool powerOfTwo = n > 0 && (n & (n - 1)) == 0;
-  const std::string_view name = sema::enumInfo(p.traffic.pattern).name;
+  const std::string_view name = sema::enumInfo(t.pattern).name;
   const bool oneEach = g.endpoints.empty();
-  switch (p.traffic.pattern) {
+  switch (t.pattern) {
     case sema::EnumId::Traffic_Tornado:
     case sema::EnumId::Traffic_Neighbor:
       if (oneEach && g.radices.empty()) {
@@ -170,7 +171,7 @@ bool checkTraffic(const sema::Parameters& p, const Graph& g, DiagnosticEngine& d
                       "pattern file");
         return false;
       }
-      if (oneEach && p.traffic.pattern == sema::EnumId::Traffic_Tornado &&
+      if (oneEach && t.pattern == sema::EnumId::Traffic_Tornado &&
           std::all_of(g.radices.begin(), g.radices.end(), [](int64_t k) { return k <= 2; })) {
         // Half way round a ring of 1 or 2 nodes is the node itself: no source would send.
         diags.report(DiagKind::OutOfRange, at,
@@ -210,7 +211,7 @@ bool checkTraffic(const sema::Parameters& p, const Graph& g, DiagnosticEngine& d
           .withHint("(x, y) goes to (y, x): use a k x k network or 2^k nodes");
       return false;
     case sema::EnumId::Traffic_HotSpot:
-      for (int64_t hot : p.traffic.hotSpotNodes) {
+      for (int64_t hot : t.hotSpotNodes) {
         if (hot >= 0 && hot < n) continue;
         diags.report(DiagKind::OutOfRange, at,
                      oneEach ? fmt::format("hot-spot node {} does not exist: {} has nodes 0 "
@@ -226,6 +227,17 @@ bool checkTraffic(const sema::Parameters& p, const Graph& g, DiagnosticEngine& d
     default:
       return true;
   }
+}
+
+// The pattern of the program, or of each traffic class (its own, or the top-level one it
+// takes), on this network.
+bool checkTraffic(const sema::Parameters& p, const Graph& g, DiagnosticEngine& diags) {
+  const SourceRange top = p.where[static_cast<size_t>(sema::FormId::TrafficPattern)];
+  if (p.classes.empty()) return checkPattern(p.traffic, top, g, diags);
+  for (const sema::TrafficClassSpec& c : p.classes)
+    if (!checkPattern(c.traffic, c.patternRange.valid() ? c.patternRange : top, g, diags))
+      return false;
+  return true;
 }
 
 // The routing's (Require ...) checks and VC classes under the configuration.

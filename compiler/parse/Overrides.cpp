@@ -49,6 +49,13 @@ void applyOverrides(ast::Program& program, const std::vector<std::string>& overr
           .withHint("edit the program (or a file it imports) to change imports and definitions");
       continue;
     }
+    if (name == "TrafficClass") {
+      // A program may declare several: which one a --set would replace is not clear.
+      diags.reportFile(DiagKind::BadOverride, "<--set>",
+                       "--set cannot change a TrafficClass: a program may declare several")
+          .withHint("edit the class in the program; its forms are those of the top level");
+      continue;
+    }
     const std::string source = fmt::format("({} {})", name, text.substr(eq + 1));
     FileId file = sources.addBuffer("<--set>", "", source);
     sources.setText(file, sanitizeText(source, file, diags));

@@ -33,6 +33,7 @@ enum class ValueKind : uint8_t {
   Pipeline,          // (IB d) (RC d) (VA d) (SA d) (ST d); PredictivePath: (IB d) (ST d)
   Predictor,         // the name of a define-predictor
   Sweep,             // Name v1 v2 ...
+  TrafficClass,      // name (OfferedLoad r) (TrafficPattern p) (MessageLength l) (Reply c)
   Import,            // "name", handled by the loader
 };
 

@@ -39,6 +39,7 @@ std::string_view exampleValue(ValueKind k) {
     case ValueKind::NodePairs: return "(0 5) (3 12)";
     case ValueKind::Pipeline: return "(IB 0clock) (RC 1clock) (VA 1clock) (SA 1clock) (ST 1clock)";
     case ValueKind::Sweep: return "MessageCreationInterval 2usec 10usec";
+    case ValueKind::TrafficClass: return "request (OfferedLoad 5%) (Reply response)";
     case ValueKind::Import: return "\"insight\"";
   }
   return "...";
@@ -137,6 +138,7 @@ class Reader {
         }
         return pipeline(args, where, out.pipeline);
       case ValueKind::Sweep:
+      case ValueKind::TrafficClass:
       case ValueKind::Import: return true;  // handled by the caller and the loader
     }
     return false;
@@ -690,7 +692,7 @@ void readSweep(const Node& form, FormValues& values, DiagnosticEngine& diags,
   std::optional<FormId> id = findForm(param.text);
   ValueKind kind = id ? formInfo(*id).kind : ValueKind::Import;
   if (!id || kind == ValueKind::Sweep || kind == ValueKind::Import ||
-      kind == ValueKind::NodePairs) {
+      kind == ValueKind::NodePairs || kind == ValueKind::TrafficClass) {
     std::string best = closestMatch(param.text, allFormNames());
     diags.report(DiagKind::UnknownForm, param.range,
                  fmt::format("Sweep cannot vary '{}': it is not a parameter", param.text))
@@ -718,6 +720,81 @@ void readSweep(const Node& form, FormValues& values, DiagnosticEngine& diags,
       sweep.values.push_back(&form.children[i]);
   }
   if (!sweep.values.empty()) values.sweeps.push_back(std::move(sweep));
+}
+
+void readClass(const Node& form, FormValues& values, DiagnosticEngine& diags) {
+  static constexpr std::string_view kExample =
+      "(TrafficClass request (OfferedLoad 5%) (MessageLength 1flit) (Reply response))";
+  if (form.children.size() < 2 || !form.children[1].isSymbol()) {
+    diags.report(DiagKind::WrongArity, form.range,
+                 "TrafficClass takes the class's name, then its forms")
+        .withHint(fmt::format("write {}", kExample));
+    return;
+  }
+  ClassForm c;
+  c.form = &form;
+  c.name = form.children[1].text;
+  c.nameRange = form.children[1].range;
+  for (const ClassForm& other : values.classes) {
+    if (other.name != c.name) continue;
+    diags.report(DiagKind::DuplicateForm, c.nameRange,
+                 fmt::format("traffic class '{}' is declared twice", c.name))
+        .withHint("give each class a name of its own")
+        .note(other.nameRange, "first declared here");
+    return;
+  }
+  std::vector<std::string_view> seen;
+  for (size_t i = 2; i < form.children.size(); ++i) {
+    const Node& sub = form.children[i];
+    if (sub.isError()) {
+      c.ok = false;
+      continue;
+    }
+    std::string_view head = sub.isList() ? sub.head() : std::string_view();
+    std::optional<FormId> id = head.empty() ? std::nullopt : findForm(head);
+    const bool allowed =
+        head == "Reply" ||
+        (id && std::find(std::begin(kClassForms), std::end(kClassForms), *id) != std::end(kClassForms));
+    if (!allowed) {
+      std::string names = "Reply";
+      for (FormId f : kClassForms) names += fmt::format(", {}", formInfo(f).name);
+      diags.report(head.empty() ? DiagKind::ExpectedForm : DiagKind::UnknownForm,
+                   head.empty() ? sub.range : sub.children[0].range,
+                   head.empty() ? fmt::format("a traffic class holds forms, got {}", describe(sub))
+                                : fmt::format("'{}' is not a form of a traffic class", head))
+          .withHint(fmt::format("a TrafficClass holds {}; the other forms are the whole "
+                                "network's, written at top level",
+                                names));
+      c.ok = false;
+      continue;
+    }
+    if (std::find(seen.begin(), seen.end(), head) != seen.end()) {
+      diags.report(DiagKind::DuplicateForm, sub.children[0].range,
+                   fmt::format("class '{}' gives {} twice", c.name, head))
+          .withHint("keep one");
+      c.ok = false;
+      continue;
+    }
+    seen.push_back(head);
+    if (head == "Reply") {
+      if (sub.children.size() != 2 || !sub.children[1].isSymbol()) {
+        diags.report(DiagKind::WrongArity, sub.range,
+                     "Reply takes the name of the class that answers this one")
+            .withHint(fmt::format("write {}", kExample));
+        c.ok = false;
+        continue;
+      }
+      c.reply = sub.children[1].text;
+      c.replyRange = sub.children[1].range;
+      continue;
+    }
+    FormValue v;
+    v.form = &sub;
+    v.ok = readValue(*id, argsOf(sub), sub, v, diags);
+    c.ok = c.ok && v.ok;
+    c.values.emplace_back(*id, std::move(v));
+  }
+  values.classes.push_back(std::move(c));
 }
 
 }  // namespace
@@ -781,6 +858,10 @@ FormValues readForms(const ast::Program& program, DiagnosticEngine& diags) {
       if (kind == ValueKind::Import) continue;  // the loader read it
       if (kind == ValueKind::Sweep) {
         readSweep(form, values, diags, sweepForms);
+        continue;
+      }
+      if (kind == ValueKind::TrafficClass) {
+        readClass(form, values, diags);
         continue;
       }
       FormValue& slot = values[*id];

@@ -47,9 +47,27 @@ struct FormValue {
   std::vector<StageValue> pipeline;  // RouterPipeline: every stage, in order
 };
 
+// (TrafficClass name (Form value) ... (Reply other)) as written: each inner form checked as
+// the top-level form of its name is (one meaning per parameter); Rules.h resolves them.
+struct ClassForm {
+  const ast::Node* form = nullptr;
+  std::string name;
+  SourceRange nameRange;
+  std::vector<std::pair<FormId, FormValue>> values;  // the class's own forms, in order
+  std::string reply;                                 // (Reply other): "" without
+  SourceRange replyRange;
+  bool ok = true;
+};
+
+// The forms a TrafficClass may hold besides (Reply c): the load, the pattern, the length.
+inline constexpr FormId kClassForms[] = {FormId::OfferedLoad, FormId::MessageCreationRate,
+                                         FormId::MessageCreationInterval,
+                                         FormId::TrafficPattern, FormId::MessageLength};
+
 struct FormValues {
   std::array<FormValue, kFormCount> forms;
   std::vector<SweepSpec> sweeps;
+  std::vector<ClassForm> classes;  // every (TrafficClass ...), in order
 
   const FormValue& operator[](FormId id) const { return forms[static_cast<size_t>(id)]; }
   FormValue& operator[](FormId id) { return forms[static_cast<size_t>(id)]; }

@@ -42,6 +42,22 @@ struct InjectionSpec {
   Rational duty;               // OnOff: share of the time a source is on, in (0, 1]
 };
 
+// A (TrafficClass ...), resolved as the program's own traffic would be with the class's forms
+// in place of the top-level ones (docs/language.md, "Traffic classes"). creationRate 0: a
+// class sent only in reply to another.
+struct TrafficClassSpec {
+  std::string name;
+  SourceRange range;
+  Rational creationRate;  // messages per endpoint per network clock
+  std::optional<Rational> offeredLoad;
+  Rational meanMessageFlits;
+  int64_t messageMinBits = 0;
+  int64_t messageMaxBits = 0;
+  TrafficSpec traffic;
+  SourceRange patternRange;  // its own (TrafficPattern ...); invalid: the top-level one's
+  int32_t reply = -1;  // the class answering each delivered message of this one; -1: none
+};
+
 struct SweepSpec {
   FormId param;
   SourceRange range;
@@ -110,6 +126,10 @@ struct Parameters {
   int64_t creationMax = 0;
   int64_t queueCapacity = 0;  // messages per injection queue
   TrafficSpec traffic;
+  // (TrafficClass ...) in order; empty without. With classes the top-level load forms are
+  // refused and class 0's rate, pattern and lengths are also in the fields above (the
+  // simulator's first class is its main traffic).
+  std::vector<TrafficClassSpec> classes;
   // (InjectionProcess ...): Bernoulli, Periodic (every creationIntervalClocks, a whole
   // number) or OnOff, a Markov-modulated Bernoulli process whose on periods last
   // onOffBurstClocks on average and take the share onOffDuty of the time (docs/runtime.md 2.7).

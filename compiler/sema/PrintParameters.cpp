@@ -53,18 +53,23 @@ std::string printParameters(const Parameters& p) {
   }
   line(FormId::LinkDelay, fmt::format("{} clocks", p.linkDelayClocks));
   line(FormId::CreditDelay, fmt::format("{} clocks", p.creditDelayClocks));
-  if (p.offeredLoad) {
+  // With traffic classes the load, length and pattern are each class's (below).
+  const bool classes = !p.classes.empty();
+  if (p.offeredLoad && !classes) {
     line(FormId::OfferedLoad, fmt::format("{} flits per node per clock (messages of {} flits on "
                                           "average)",
                                           p.offeredLoad->str(), p.meanMessageFlits.str()));
   }
-  if (p.offeredLoad) {
+  if (classes) {
+    // each class's line below
+  } else if (p.offeredLoad) {
     out += fmt::format("MessageCreationRate = {} per node per clock (from OfferedLoad)\n",
                        p.creationRate.str());
   } else {
     line(FormId::MessageCreationRate, fmt::format("{} per node per clock", p.creationRate.str()));
   }
-  line(FormId::MessageCreationInterval,
+  if (!classes)
+    line(FormId::MessageCreationInterval,
        p.creationIntervalClocks ? fmt::format("{} clocks", p.creationIntervalClocks->str())
                                 : std::string("none"));
   if (p.measurementFrom) {
@@ -75,10 +80,21 @@ std::string printParameters(const Parameters& p) {
   }
   line(FormId::MessageCreationMax,
        p.creationMax > 0 ? fmt::format("{}", p.creationMax) : std::string("no limit"));
-  line(FormId::MessageLength, fmt::format("{}bit to {}bit", p.messageMinBits, p.messageMaxBits));
+  if (!classes)
+    line(FormId::MessageLength, fmt::format("{}bit to {}bit", p.messageMinBits, p.messageMaxBits));
   line(FormId::MessageMaxCount, fmt::format("{} messages", p.queueCapacity));
   line(FormId::InjectionQueueOverflow, std::string(enumInfo(p.queueOverflow).name));
-  line(FormId::TrafficPattern, std::string(enumInfo(p.traffic.pattern).name));
+  if (!classes) line(FormId::TrafficPattern, std::string(enumInfo(p.traffic.pattern).name));
+  for (size_t k = 0; k < p.classes.size(); ++k) {
+    const TrafficClassSpec& c = p.classes[k];
+    out += fmt::format("TrafficClass {} = {}: {} per node per clock{}, {}, {}bit to {}bit{}\n", k,
+                       c.name, c.creationRate.str(),
+                       c.offeredLoad ? fmt::format(" (OfferedLoad {})", c.offeredLoad->str())
+                                     : std::string(c.creationRate.isZero() ? " (replies only)" : ""),
+                       enumInfo(c.traffic.pattern).name, c.messageMinBits, c.messageMaxBits,
+                       c.reply >= 0 ? fmt::format(", answered by {}", p.classes[c.reply].name)
+                                    : std::string());
+  }
   line(FormId::InjectionProcess,
        p.injectionProcess == EnumId::InjectionProcess_OnOff
            ? fmt::format("OnOff, bursts of {} clocks, on {}% of the time", p.onOffBurstClocks.str(),

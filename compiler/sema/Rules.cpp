@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <limits>
 
 #include "compiler/sema/Definitions.h"
+#include "compiler/support/EditDistance.h"
 
 namespace ndl::sema {
 namespace {
@@ -50,7 +52,7 @@ class Resolver {
     }
     const FormId load = given(FormId::OfferedLoad) ? FormId::OfferedLoad
                                                    : FormId::MessageCreationRate;
-    if (simulation && !given(FormId::MessageCreationRate) &&
+    if (simulation && v_.classes.empty() && !given(FormId::MessageCreationRate) &&
         !given(FormId::MessageCreationInterval) && !given(FormId::OfferedLoad) &&
         !given(FormId::CommunicationPatternFile)) {
       missing("no traffic is given: MessageCreationRate, MessageCreationInterval, OfferedLoad "
@@ -105,8 +107,179 @@ class Resolver {
     syntheticOnly();
     measurement();
     if (p_.measurement == EnumId::Measurement_Burst) windows();
+    classes();
     if (failed_) return std::nullopt;
     return p_;
+  }
+
+  // One (TrafficClass ...) resolved on the program's resolved parameters `base`, with this
+  // resolver's values being the program's with the class's forms in place of the top-level
+  // ones: the same rules read the class's load, pattern and length.
+  std::optional<TrafficClassSpec> resolveClass(const Parameters& base, const ClassForm& c) {
+    p_ = base;
+    p_.creationRate = Rational(0);
+    p_.creationIntervalClocks.reset();
+    p_.offeredLoad.reset();
+    if (given(FormId::MessageLength)) messageLength();
+    if (ok(FormId::TrafficPattern)) p_.traffic = v_[FormId::TrafficPattern].traffic;
+    SourceRange patternRange;
+    for (const auto& [id, value] : c.values) {
+      if (id == FormId::TrafficPattern) patternRange = value.form->range;
+      if (id != FormId::TrafficPattern || value.traffic.pattern != EnumId::Traffic_HotSpot) continue;
+      error(DiagKind::ConflictingForms, id,
+            fmt::format("class '{}' sends to hot spots of its own; the hot spots are the "
+                        "network's",
+                        c.name))
+          .withHint("write (TrafficPattern (HotSpot ...)) at top level: a class that gives no "
+                    "pattern takes it");
+    }
+    if (p_.packetPerMessage && p_.messageMaxBits > base.packetBits) {
+      error(DiagKind::OutOfRange, FormId::MessageLength,
+            fmt::format("class '{}' has messages of up to {}bit, longer than the packets "
+                        "((NetworkPacketSize Message) makes them as long as the top-level "
+                        "MessageLength, {}bit)",
+                        c.name, p_.messageMaxBits, base.packetBits))
+          .withHint("give the top-level MessageLength the longest class's length");
+    }
+    traffic();
+    if (failed_) return std::nullopt;
+    TrafficClassSpec spec;
+    spec.name = c.name;
+    spec.range = c.nameRange;
+    spec.creationRate = p_.creationRate;
+    spec.offeredLoad = p_.offeredLoad;
+    spec.messageMinBits = p_.messageMinBits;
+    spec.messageMaxBits = p_.messageMaxBits;
+    spec.meanMessageFlits = meanMessageFlits().value_or(Rational(0));
+    spec.traffic = p_.traffic;
+    spec.patternRange = patternRange;
+    return spec;
+  }
+
+ private:
+  // A message's class is a byte (the runtime's Message::cls).
+  static constexpr size_t kMaxTrafficClasses = 255;
+
+  // (TrafficClass ...) forms (docs/language.md, "Traffic classes"): each gives its own load
+  // (none: it is only sent in reply), pattern and length, the top-level pattern and length
+  // being the defaults; the load of the whole network is then the classes'.
+  void classes() {
+    if (v_.classes.empty()) return;
+    for (FormId f : {FormId::OfferedLoad, FormId::MessageCreationRate,
+                     FormId::MessageCreationInterval, FormId::CommunicationPatternFile}) {
+      if (!given(f)) continue;
+      error(DiagKind::ConflictingForms, f,
+            fmt::format("{} gives the whole network's traffic, and this program declares "
+                        "traffic classes, which give their own",
+                        name(f)))
+          .withHint("move the load into the classes, e.g. (TrafficClass data (OfferedLoad 10%)); "
+                    "TrafficPattern and MessageLength at top level are the classes' defaults")
+          .note(v_.classes[0].nameRange, "first class declared here");
+    }
+    if (v_.classes.size() > kMaxTrafficClasses) {
+      diags_.report(DiagKind::OutOfRange, v_.classes[kMaxTrafficClasses].nameRange,
+                    fmt::format("a program has at most {} traffic classes", kMaxTrafficClasses))
+          .withHint("merge classes that share their pattern and length");
+      failed_ = true;
+    }
+    if (ok(FormId::InjectionQueueOverflow) &&
+        v_[FormId::InjectionQueueOverflow].enumValue == EnumId::QueueOverflow_Block) {
+      error(DiagKind::ConflictingForms, FormId::InjectionQueueOverflow,
+            "a source blocked on its full queue would stop its other classes too; traffic "
+            "classes refuse a creation that finds the queue full")
+          .withHint("remove (InjectionQueueOverflow Block), or the TrafficClass forms");
+    }
+    if (ok(FormId::InjectionProcess) &&
+        v_[FormId::InjectionProcess].injection.process != EnumId::InjectionProcess_Bernoulli) {
+      error(DiagKind::ConflictingForms, FormId::InjectionProcess,
+            "traffic classes create their messages as Bernoulli processes; another "
+            "InjectionProcess for them is not supported")
+          .withHint("remove InjectionProcess, or the TrafficClass forms");
+    }
+    if (failed_) return;
+    std::vector<TrafficClassSpec> specs;
+    for (const ClassForm& c : v_.classes) {
+      if (!c.ok) {
+        failed_ = true;
+        continue;
+      }
+      FormValues overlay = v_;
+      overlay.classes.clear();
+      overlay.sweeps.clear();
+      for (const auto& [id, value] : c.values) overlay[id] = value;
+      Resolver sub(overlay, mainFile_, diags_, need_);
+      std::optional<TrafficClassSpec> spec = sub.resolveClass(p_, c);
+      if (!spec) {
+        failed_ = true;
+        continue;
+      }
+      specs.push_back(std::move(*spec));
+    }
+    if (failed_) return;
+    auto find = [&](std::string_view n) -> int32_t {
+      for (size_t k = 0; k < specs.size(); ++k)
+        if (specs[k].name == n) return static_cast<int32_t>(k);
+      return -1;
+    };
+    for (size_t k = 0; k < specs.size(); ++k) {
+      const ClassForm& c = v_.classes[k];
+      if (c.reply.empty()) continue;
+      specs[k].reply = find(c.reply);
+      if (specs[k].reply >= 0) continue;
+      std::vector<std::string_view> names;
+      for (const TrafficClassSpec& s : specs) names.push_back(s.name);
+      std::string best = closestMatch(c.reply, names);
+      diags_.report(DiagKind::UnknownName, c.replyRange,
+                    fmt::format("no traffic class is named '{}'", c.reply))
+          .withHint(best.empty() ? fmt::format("declare it: (TrafficClass {} (MessageLength ...))",
+                                               c.reply)
+                                 : fmt::format("did you mean '{}'?", best));
+      failed_ = true;
+    }
+    if (failed_) return;
+    for (size_t k = 0; k < specs.size(); ++k) {
+      const bool answers = std::any_of(specs.begin(), specs.end(), [&](const auto& s) {
+        return s.reply == static_cast<int32_t>(k);
+      });
+      if (!specs[k].creationRate.isZero() || answers) continue;
+      diags_.report(DiagKind::MissingForm, specs[k].range,
+                    fmt::format("traffic class '{}' has no rate and answers no class: it would "
+                                "send nothing",
+                                specs[k].name))
+          .withHint("give it a load, e.g. (OfferedLoad 10%), or name it in another class's "
+                    "(Reply ...)");
+      failed_ = true;
+    }
+    // A reply chain that comes back to a class would answer every delivery for ever.
+    for (size_t k = 0; k < specs.size() && !failed_; ++k) {
+      std::vector<int32_t> chain;
+      for (int32_t at = static_cast<int32_t>(k); at >= 0; at = specs[at].reply) {
+        const auto again = std::find(chain.begin(), chain.end(), at);
+        if (again == chain.end()) {
+          chain.push_back(at);
+          continue;
+        }
+        std::string text;
+        for (auto c = again; c != chain.end(); ++c) text += specs[*c].name + " -> ";
+        text += specs[at].name;
+        diags_.report(DiagKind::ReplyLoop, v_.classes[chain.back()].replyRange,
+                      fmt::format("the replies of traffic class '{}' come back to it ({}): "
+                                  "every delivery would be answered for ever",
+                                  specs[at].name, text))
+            .withHint("end the chain with a class that has no (Reply ...)");
+        failed_ = true;
+        break;
+      }
+    }
+    if (failed_) return;
+    const TrafficClassSpec& first = specs[0];
+    p_.creationRate = first.creationRate;
+    p_.offeredLoad = first.offeredLoad;
+    p_.meanMessageFlits = first.meanMessageFlits;
+    p_.messageMinBits = first.messageMinBits;
+    p_.messageMaxBits = first.messageMaxBits;
+    p_.traffic = first.traffic;
+    p_.classes = std::move(specs);
   }
 
  private:

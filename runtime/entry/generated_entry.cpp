@@ -175,6 +175,21 @@ ndl::rt::SimParams makeParams(const ndl::rt::AbiValues& values) {
   p.deadlock = static_cast<DeadlockHandling>(i[NDL_P_Deadlock]);
   for (int64_t k = 0; k < i[NDL_P_ReportPairCount]; ++k)
     p.report_pairs.emplace_back(ndl_report_pairs[2 * k], ndl_report_pairs[2 * k + 1]);
+  const char* name = ndl_params_str[NDL_P_TrafficClassNames];
+  for (int64_t k = 0; k < i[NDL_P_TrafficClassCount]; ++k) {
+    const double* row = &ndl_traffic_classes[k * NDL_TRAFFIC_CLASS_FIELDS];
+    SimParams::TrafficClass c;
+    const char* e = name;
+    while (*e != '\0' && *e != ',') ++e;
+    c.name.assign(name, e);
+    name = *e == ',' ? e + 1 : e;
+    c.rate = row[0];
+    c.pattern = static_cast<TrafficPattern>(static_cast<int>(row[1]));
+    c.min_bits = static_cast<int64_t>(row[2]);
+    c.max_bits = static_cast<int64_t>(row[3]);
+    c.reply = static_cast<int32_t>(row[4]);
+    p.classes.push_back(std::move(c));
+  }
   return p;
 }
 

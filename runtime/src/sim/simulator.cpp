@@ -176,6 +176,8 @@ void Simulator::State::account(int64_t c) {
     m.max_hops = std::max<uint32_t>(m.max_hops, p.hops);
     if (++m.resolved == m.packets) {
       stats.onMessageResolved(m, c);
+      if (sources.replies() && m.dropped == 0 && m.tag == kNoTag) [[unlikely]]
+        sources.reply(m, c, store, stats, net);
       if (m.tag != kNoTag) {
         if (m.dropped > 0) {
           app->onDropped();

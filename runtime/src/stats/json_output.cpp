@@ -326,6 +326,29 @@ nlohmann::json toJson(const Results& r, const TableFiles& files) {
   };
   // Only with a predictor: other programs' results keep their form.
   if (r.has_prediction) out["prediction"] = prediction(r);
+  // Only with TrafficClass forms, likewise.
+  if (!r.classes.empty()) {
+    json classes = json::array();
+    for (const ClassRow& c : r.classes) {
+      classes.push_back(
+          {{"name", c.name},
+           {"messages",
+            {{"created", c.created},
+             {"delivered", c.delivered},
+             {"dropped", c.dropped},
+             {"refused", c.refused},
+             {"measured", c.measured}}},
+           {"offered_flits_per_node_cycle", c.offered_flits_per_node_cycle},
+           {"accepted_flits_per_node_cycle", c.accepted_flits_per_node_cycle},
+           {"latency_cycles",
+            {{"network", latency(c.network_latency, 1)}, {"message", latency(c.message_latency, 1)}}},
+           {"latency_ns",
+            {{"network", latency(c.network_latency, ns)},
+             {"message", latency(c.message_latency, ns)}}},
+           {"hops_mean", c.hops_mean}});
+    }
+    out["classes"] = classes;
+  }
   // Only in a steady run (docs/runtime.md 3.1); a burst's results keep their form.
   if (const MeasurementReport& m = r.measurement; m.steady) {
     out["config"]["Measurement"] = "Steady";

@@ -201,6 +201,15 @@ std::string formatReport(const Results& r) {
                        d.mean_packet_cycles);
     }
   }
+  for (const ClassRow& c : r.classes) {
+    s += fmt::format(
+        "class {}: {} created, {} delivered, {} measured; offered {:.4f}, accepted {:.4f} "
+        "flits/node/clock; network latency mean {:.2f}, message latency mean {:.2f} clocks; "
+        "{:.2f} hops\n",
+        c.name, c.created, c.delivered, c.measured, c.offered_flits_per_node_cycle,
+        c.accepted_flits_per_node_cycle, c.network_latency.mean, c.message_latency.mean,
+        c.hops_mean);
+  }
   for (const PairRow& pr : r.pairs) {
     s += fmt::format(
         "pair {} -> {}: {} messages, network mean {:.2f} p99 {}, message mean "

@@ -17,6 +17,11 @@ Statistics::Statistics(const SimParams& params, const EndpointLayout& endpoints)
   if (!endpoints.oneEach()) per_router_.resize(static_cast<size_t>(endpoints.routers()));
   if (params.measurement == Measurement::kSteady) steady_.emplace(interval_);
   window_open_ = !steady_ && warmup_ == 0;
+  classes_.resize(params.classes.size());
+  for (const SimParams::TrafficClass& c : params.classes) class_names_.push_back(c.name);
+  packet_per_message_ = params.packet_per_message;
+  packet_flits_ = params.packet_flits;
+  width_bits_ = params.channel_width_bits;
 }
 
 void Statistics::onCreated(const Message& m, int64_t flits) {
@@ -26,12 +31,23 @@ void Statistics::onCreated(const Message& m, int64_t flits) {
   ++per_node_[m.src].sent;
   ++current_.created;
   if (steady_ && inCohort(m.created)) ++cohort_created_;
+  if (!classes_.empty()) {
+    ClassAcc& k = classes_[m.cls];
+    ++k.created;
+    k.total.created_flits += flits;
+  }
 }
 
-void Statistics::onRefused(int32_t endpoint, int64_t flits) {
+void Statistics::onRefused(int32_t endpoint, int64_t flits, uint8_t cls) {
   ++created_;
   ++refused_;
   total_.created_flits += flits;
+  if (!classes_.empty()) {
+    ClassAcc& k = classes_[cls];
+    ++k.created;
+    ++k.refused;
+    k.total.created_flits += flits;
+  }
   ++per_node_[endpoint].refused;
   ++current_.created;
 }
@@ -86,6 +102,17 @@ void Statistics::onPacketDropped(const Packet& p, int32_t at_router) {
 void Statistics::onMessageResolved(const Message& m, int64_t c) {
   --in_network_;
   in_network_bits_ -= m.length_bits;
+  ClassAcc* cls = classes_.empty() ? nullptr : &classes_[m.cls];
+  if (cls) {
+    if (m.dropped > 0) {
+      ++cls->dropped;
+    } else {
+      ++cls->delivered;
+      cls->total.delivered_flits += packet_per_message_
+                                        ? (m.length_bits + width_bits_ - 1) / width_bits_
+                                        : static_cast<int64_t>(m.packets) * packet_flits_;
+    }
+  }
   if (m.dropped > 0) {
     ++dropped_;
     if (steady_ && inCohort(m.created)) {
@@ -102,6 +129,7 @@ void Statistics::onMessageResolved(const Message& m, int64_t c) {
     window_open_ = true;
     window_start_ = c;
     at_open_ = total_;
+    openClasses();
   }
   // After the window opens, so that the message opening it is in the window as it is counted.
   total_.delivered_bits += m.length_bits;
@@ -127,6 +155,12 @@ void Statistics::onMessageResolved(const Message& m, int64_t c) {
   ++d.count;
   d.network += static_cast<double>(net);
   d.message += static_cast<double>(msg);
+  if (cls) {
+    ++cls->measured;
+    cls->network.add(net);
+    cls->message.add(msg);
+    cls->hops += m.max_hops;
+  }
   for (size_t i = 0; i < pair_keys_.size(); ++i) {
     if (pair_keys_[i].first == m.src && pair_keys_[i].second == m.dst) {
       pairs_[i].network.add(net);
@@ -138,6 +172,7 @@ void Statistics::onMessageResolved(const Message& m, int64_t c) {
     window_closed_ = true;
     window_end_ = c + 1;
     at_close_ = total_;
+    closeClasses();
   }
 }
 
@@ -182,6 +217,7 @@ void Statistics::endPeriod(int64_t c, const Moments& held_ages) {
     window_open_ = true;
     window_start_ = end;
     at_open_ = at_span_ = total_;
+    openClasses();
     span_start_ = end;
     return;
   }
@@ -189,6 +225,7 @@ void Statistics::endPeriod(int64_t c, const Moments& held_ages) {
     cohort_end_ = end;  // converged, or saturated while measuring
     window_end_ = end;
     at_close_ = total_;
+    closeClasses();
     if (next == Phase::kDrain) checkDrained(c);
   }
 }
@@ -262,6 +299,27 @@ void Statistics::finish(int64_t cycles, int64_t flits_in_network,
                                d.count ? d.network / d.count : 0.0,
                                d.count ? d.message / d.count : 0.0, d.packets,
                                d.packets ? d.packet / d.packets : 0.0});
+  }
+  out.classes.clear();
+  for (size_t k = 0; k < classes_.size(); ++k) {
+    const ClassAcc& a = classes_[k];
+    ClassRow row;
+    row.name = class_names_[k];
+    row.created = a.created;
+    row.delivered = a.delivered;
+    row.dropped = a.dropped;
+    row.refused = a.refused;
+    row.measured = a.measured;
+    const Counters& from = !window_open_ && steady_ ? Counters{} : a.at_open;
+    const Counters& to = closed ? a.at_close : a.total;
+    if (end_cycle > start_cycle) {
+      row.offered_flits_per_node_cycle = (to.created_flits - from.created_flits) / node_cycles;
+      row.accepted_flits_per_node_cycle = (to.delivered_flits - from.delivered_flits) / node_cycles;
+    }
+    row.network_latency = a.network.summary();
+    row.message_latency = a.message.summary();
+    row.hops_mean = a.measured ? static_cast<double>(a.hops) / static_cast<double>(a.measured) : 0;
+    out.classes.push_back(std::move(row));
   }
   out.pairs.clear();
   for (size_t i = 0; i < pair_keys_.size(); ++i) {

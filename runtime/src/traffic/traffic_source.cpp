@@ -71,6 +71,48 @@ TrafficSources::TrafficSources(const SimParams& params, const TopologyIndex& top
                               : nextCreation(n, -1);
     due_.push(first, n);
   }
+  setUpClasses();
+}
+
+void TrafficSources::setUpClasses() {
+  const size_t count = params_.classes.size();
+  if (count == 0) return;
+  const int32_t nodes = nodes_;
+  class_rng_.resize(count * static_cast<size_t>(nodes));
+  for (size_t k = 0; k < count; ++k) {
+    const SimParams::TrafficClass& row = params_.classes[k];
+    ClassStream cs;
+    // Class 0 is the main traffic: its creations are the loop above; --param may have changed
+    // its rate, pattern and lengths, so they are read from there.
+    const TrafficPattern pattern = k == 0 ? params_.pattern : row.pattern;
+    const int64_t lo = k == 0 ? params_.message_min_bits : row.min_bits;
+    const int64_t hi = k == 0 ? params_.message_max_bits : row.max_bits;
+    cs.rate = k == 0 ? 0.0 : row.rate;
+    cs.log_no_creation = std::log1p(-cs.rate);
+    cs.dest = pattern == TrafficPattern::kCustom ? params_.dest_fn : destFnFor(pattern);
+    cs.min_bits = lo;
+    cs.length_step = lo % 8 == 0 && hi % 8 == 0 ? 8 : 1;
+    cs.length_choices = (hi - lo) / cs.length_step + 1;
+    cs.reply = row.reply;
+    replies_ = replies_ || row.reply >= 0;
+    const bool stateful = pattern == TrafficPattern::kAllToAll ||
+                          pattern == TrafficPattern::kCustom ||
+                          pattern == TrafficPattern::kRandomPermutation;
+    cs.pattern_state.assign(stateful ? static_cast<size_t>(nodes) : 1, 0);
+    if (pattern == TrafficPattern::kRandomPermutation) {
+      const std::vector<int32_t> perm = randomPermutation(nodes, params_.seed);
+      for (int32_t n = 0; n < nodes; ++n) cs.pattern_state[n] = static_cast<uint64_t>(perm[n]);
+    }
+    for (int32_t n = 0; n < nodes; ++n) {
+      // Streams apart from the sources' own (stream n): class k's at (k + 1) << 32 | n.
+      Rng& rng = classRng(static_cast<int32_t>(k), n);
+      rng = Rng(params_.seed, (static_cast<uint64_t>(k) + 1) << 32 | static_cast<uint64_t>(n));
+      if (k > 0 && cs.rate > 0)
+        due_.push(rng.geometric(cs.rate, cs.log_no_creation) - 1,
+                  static_cast<int32_t>(k) * nodes + n);
+    }
+    classes_.push_back(std::move(cs));
+  }
 }
 
 int64_t TrafficSources::nextCreation(int32_t e, int64_t c) {
@@ -107,16 +149,46 @@ void TrafficSources::createDue(int64_t c, PacketStore& store, Statistics& stats,
     const ScriptedMessage& m = script[script_next_++];
     enqueue(m.src, m.dst, m.bits, c, store, stats, net);
   }
-  for (const int32_t node : due_.take(c)) {
-    create(node, c, store, stats, net);
+  for (const int32_t id : due_.take(c)) {
+    if (id < nodes_) [[likely]] {
+      create(id, c, store, stats, net);
+    } else {
+      createClass(id / nodes_, id % nodes_, c, store, stats, net);
+    }
     if (params_.creation_max > 0 && created_ >= params_.creation_max) {
       due_.clear();  // every source stops; the run drains
       stopped_ = true;
       return;
     }
-    // A blocked source creates again once its queue has room (inject).
-    if (!sources_[node].blocked) due_.push(nextCreation(node, c), node);
+    if (id >= nodes_) {
+      const ClassStream& k = classes_[static_cast<size_t>(id / nodes_)];
+      due_.push(c + classRng(id / nodes_, id % nodes_).geometric(k.rate, k.log_no_creation), id);
+    } else if (!sources_[id].blocked) {
+      // A blocked source creates again once its queue has room (inject).
+      due_.push(nextCreation(id, c), id);
+    }
   }
+}
+
+void TrafficSources::createClass(int32_t k, int32_t node, int64_t c, PacketStore& store,
+                                 Statistics& stats, Network& net) {
+  ClassStream& cs = classes_[static_cast<size_t>(k)];
+  Rng& rng = classRng(k, node);
+  TrafficContext ctx{&topo_, &params_.pattern_params, node, nodes_, &rng,
+                     &cs.pattern_state[cs.pattern_state.size() == 1 ? 0 : node]};
+  const int32_t dest = cs.dest(ctx);
+  if (dest == kNoMessage || dest == node) return;
+  const int64_t bits = drawBits(rng, cs);
+  ++created_;
+  enqueue(node, dest, bits, c, store, stats, net, kNoTag, static_cast<uint8_t>(k));
+}
+
+void TrafficSources::reply(const Message& m, int64_t c, PacketStore& store, Statistics& stats,
+                           Network& net) {
+  const int32_t k = classes_[m.cls].reply;
+  if (k < 0) return;
+  const int64_t bits = drawBits(classRng(k, m.dst), classes_[static_cast<size_t>(k)]);
+  enqueue(m.dst, m.src, bits, c, store, stats, net, kNoTag, static_cast<uint8_t>(k), false);
 }
 
 void TrafficSources::create(int32_t node, int64_t c, PacketStore& store, Statistics& stats,
@@ -140,7 +212,8 @@ void TrafficSources::create(int32_t node, int64_t c, PacketStore& store, Statist
 }
 
 void TrafficSources::enqueue(int32_t node, int32_t dest, int64_t bits, int64_t c,
-                             PacketStore& store, Statistics& stats, Network& net, uint64_t tag) {
+                             PacketStore& store, Statistics& stats, Network& net, uint64_t tag,
+                             uint8_t cls, bool refusable) {
   Source& s = sources_[node];
   const int64_t packets =
       params_.packet_per_message
@@ -148,9 +221,9 @@ void TrafficSources::enqueue(int32_t node, int32_t dest, int64_t bits, int64_t c
           : (bits + params_.data_bits_per_packet - 1) / params_.data_bits_per_packet;
   const int64_t flits = params_.packet_per_message ? messagePacketFlits(params_, bits)
                                                    : packets * params_.packet_flits;
-  if (tag == kNoTag && s.size >= params_.injection_queue_capacity &&
+  if (refusable && tag == kNoTag && s.size >= params_.injection_queue_capacity &&
       params_.queue_overflow == QueueOverflow::kRefuse) {
-    stats.onRefused(node, flits);
+    stats.onRefused(node, flits, cls);
     return;
   }
   const uint32_t id = store.messages.allocate();
@@ -161,6 +234,7 @@ void TrafficSources::enqueue(int32_t node, int32_t dest, int64_t bits, int64_t c
   m.dst = dest;
   m.packets = static_cast<uint32_t>(packets);
   m.tag = tag;
+  m.cls = cls;
   const int32_t r = endpoints_.routerOf(node);
   if (s.tail == kNone) {
     s.head = id;

@@ -120,6 +120,7 @@ CASES = [
 EXCLUDED = {
     "Sweep": "read by ndlc sweep only, which passes each value with --set",
     "import": "not a parameter form: --set refuses it (checked below)",
+    "TrafficClass": "repeatable: --set refuses it (diagnostics/fail_traffic_class.ndl)",
 }
 VOLATILE = {"wall_seconds"}
 

@@ -26,6 +26,7 @@ struct Message {
   uint32_t collisions = 0;
   uint32_t max_hops = 0;
   uint32_t next = kNone;  // link in the source's injection queue
+  uint8_t cls = 0;        // its traffic class (SimParams::classes); 0 without classes
   uint64_t tag = kNoTag;  // the pattern's tag of an application message (application.h)
 };
 

@@ -38,7 +38,8 @@
   X(PredictorLatencyClocks) /* PredictorLatency, network clocks */                              \
   X(MispredictionCheck) /* 0 HintBits, 1 None (kMispredictionCheckNames) */                     \
   X(PortStateCount) /* rings per port or router: ndl_port_states' rows of 4 */             \
-  X(Measurement) /* ndl::rt::Measurement */
+  X(Measurement) /* ndl::rt::Measurement */                                                    \
+  X(TrafficClassCount) /* (TrafficClass ...) forms; 0 without: ndl_traffic_classes' rows */
 
 // Real parameters: ndl_params_f64[NDL_P_<Name>].
 #define NDL_ABI_F64_PARAMS(X) \
@@ -49,12 +50,12 @@
 
 // Strings: ndl_params_str[NDL_P_<Name>]. DimNames: the port dimensions' names, comma-separated;
 // HeaderFieldNames: the routing's header fields', likewise; ClassNames: its network VC classes';
-// SelectionName: the selection written in NDL (Selection 4), else empty; RouterPipeline: the
+// TrafficClassNames: the traffic classes', comma-separated; SelectionName: the selection written in NDL (Selection 4), else empty; RouterPipeline: the
 // stages' router clocks as "IB 1 RC 3 VA 1 SA 1 ST 1", else empty.
 #define NDL_ABI_STR_PARAMS(X)                                                              \
   X(TopologyName) X(TopologyKind) X(RoutingName) X(DataOutputFile) X(ScreenOutputFile) \
       X(DimNames) X(HeaderFieldNames) X(ClassNames) X(SelectionName) X(PatternFile)      \
-          X(RouterPipeline) X(PredictorName) X(PredictivePath)
+          X(RouterPipeline) X(PredictorName) X(PredictivePath) X(TrafficClassNames)
 
 // The entries a built simulator lets `--param Name=Value` change, with their rules, are the
 // rows of param_rules.h (kParamRules): the entry reads them into SimParams at start-up and
@@ -92,6 +93,13 @@ extern const int32_t ndl_node_runs[];
 extern const int32_t ndl_radices[];       // NumDims
 extern const int32_t ndl_hot_nodes[];     // HotSpotCount
 extern const int32_t ndl_report_pairs[];  // ReportPairCount * 2
+// TrafficClassCount rows of NDL_TRAFFIC_CLASS_FIELDS: creation rate per endpoint per clock,
+// pattern (ndl::rt::TrafficPattern), shortest and longest message in bits, the replying class
+// (-1: none). Class 0's rate, pattern and lengths are also the main entries (CreationRate,
+// Pattern, MessageMinBits, MessageMaxBits), which --param may change: the simulator reads
+// them from there.
+extern const double ndl_traffic_classes[];
+#define NDL_TRAFFIC_CLASS_FIELDS 5
 // The endpoints (terminals) of the routers in router order, run-length coded: NumEndpointRuns
 // pairs (endpoints of each router of the run, routers in the run); NumEndpoints in all.
 // Endpoint ids count up router by router: router r's are ep_begin[r] .. ep_begin[r+1]-1.

@@ -162,6 +162,18 @@ struct SimParams {
   int64_t sampling_interval_clocks = 0;  // SimulationInterval; 0: 1000 clocks
   std::vector<std::pair<int32_t, int32_t>> report_pairs;
 
+  // ---- traffic classes (TrafficClass forms; docs/language.md, "Traffic classes"): empty
+  // without. Class 0 is the main traffic above (creation_rate, pattern, message bits); its
+  // row's own fields are not read. A class with rate 0 is sent only in reply.
+  struct TrafficClass {
+    std::string name;
+    double rate = 0;  // messages per endpoint per clock, Bernoulli
+    TrafficPattern pattern = TrafficPattern::kUniform;
+    int64_t min_bits = 0, max_bits = 0;
+    int32_t reply = -1;  // the class answering each delivered message of this one
+  };
+  std::vector<TrafficClass> classes;
+
   // ---- output
   std::string data_output_file;
   std::string screen_output_file;

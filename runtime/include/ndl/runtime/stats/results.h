@@ -79,6 +79,19 @@ struct PairRow {
   LatencySummary packet;
 };
 
+// One traffic class (TrafficClass forms): its messages over the run, its load in the
+// measurement window (flits per endpoint per clock over every endpoint), and the latencies of
+// its measured messages.
+struct ClassRow {
+  std::string name;
+  int64_t created = 0, delivered = 0, dropped = 0, refused = 0, measured = 0;
+  double offered_flits_per_node_cycle = 0;
+  double accepted_flits_per_node_cycle = 0;
+  LatencySummary network_latency;  // clocks
+  LatencySummary message_latency;
+  double hops_mean = 0;  // of each measured message's longest packet path
+};
+
 // One sampling interval (SimulationInterval) of the time series.
 struct SeriesRow {
   int64_t end_cycle = 0;
@@ -221,6 +234,7 @@ struct Results {
   double hops_mean = 0;  // per delivered packet, measured window
   std::vector<DistanceRow> by_distance;
   std::vector<PairRow> pairs;
+  std::vector<ClassRow> classes;  // empty without TrafficClass forms
 
   DeadlockRecord deadlock;     // the first deadlock found
   int64_t deadlocks_found = 0;  // cycles found (under Drop each is broken by dropping)

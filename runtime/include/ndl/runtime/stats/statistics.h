@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "ndl/runtime/net/endpoints.h"
@@ -32,7 +33,7 @@ class Statistics {
   Statistics(const SimParams& params, const EndpointLayout& endpoints);
 
   void onCreated(const Message& m, int64_t flits);
-  void onRefused(int32_t endpoint, int64_t flits);
+  void onRefused(int32_t endpoint, int64_t flits, uint8_t cls = 0);
   void onFlitInjected(int32_t endpoint) { ++per_node_[endpoint].injected_flits; }
   void onMessageInjected(const Message& m);  // its first head entered the network
   // `completes`: the packet is the last of a message that is delivered whole, which is then
@@ -140,6 +141,25 @@ class Statistics {
   Moments period_network_;  // their network latencies
   Counters at_span_;        // at span_start_: the accepted-against-offered test's span
   int64_t span_start_ = 0;
+
+  // Per traffic class (SimParams::classes; empty without): counts over the run, flits in the
+  // window (a delivered message's whole at its resolution), the measured messages' latencies.
+  struct ClassAcc {
+    int64_t created = 0, delivered = 0, dropped = 0, refused = 0, measured = 0;
+    int64_t hops = 0;  // the measured messages' longest packet paths, summed
+    Counters total, at_open, at_close;
+    LatencyHistogram network, message;
+  };
+  std::vector<ClassAcc> classes_;
+  std::vector<std::string> class_names_;
+  bool packet_per_message_ = false;
+  int64_t packet_flits_ = 1, width_bits_ = 1;
+  void openClasses() {
+    for (ClassAcc& k : classes_) k.at_open = k.total;
+  }
+  void closeClasses() {
+    for (ClassAcc& k : classes_) k.at_close = k.total;
+  }
 
   std::vector<NodeRow> per_node_;  // per endpoint
   std::vector<RouterRow> per_router_;  // unless one endpoint per router (then in per_node_)

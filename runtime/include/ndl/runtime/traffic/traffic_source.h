@@ -35,6 +35,11 @@ class TrafficSources {
                   PacketStore& store, Statistics& stats, Network& net) {
     enqueue(node, dest, bits, c, store, stats, net, tag);
   }
+  // Message m of a class answered by another (TrafficClass's Reply) was delivered whole at
+  // clock c: its destination sends the reply back to its source. Never refused: the protocol
+  // must answer.
+  bool replies() const { return replies_; }
+  void reply(const Message& m, int64_t c, PacketStore& store, Statistics& stats, Network& net);
   // The endpoints of router r at clock c: each hands at most one flit to one of its
   // injection VCs.
   void inject(int32_t r, int64_t c, PacketStore& store, Statistics& stats, Network& net);
@@ -102,8 +107,38 @@ class TrafficSources {
   };
   int64_t nextOnOff(Source& s, OnOffState& o, int64_t c);
   void create(int32_t node, int64_t c, PacketStore& store, Statistics& stats, Network& net);
+  // `refusable`: a synthetic creation, refused when the queue is full (InjectionQueueOverflow
+  // Refuse); an application's message or a reply is not.
   void enqueue(int32_t node, int32_t dest, int64_t bits, int64_t c, PacketStore& store,
-               Statistics& stats, Network& net, uint64_t tag = kNoTag);
+               Statistics& stats, Network& net, uint64_t tag = kNoTag, uint8_t cls = 0,
+               bool refusable = true);
+
+  // Traffic classes beyond the first (SimParams::classes): each a Bernoulli stream per
+  // endpoint, due as id k * nodes + endpoint in due_ (ids below nodes_ are class 0, the main
+  // traffic, as without classes). Every class, the first included, draws its creations'
+  // destinations and lengths and its replies' lengths from a stream of its own per endpoint.
+  struct ClassStream {
+    double rate = 0;
+    double log_no_creation = 0;
+    DestFn dest = nullptr;
+    int64_t min_bits = 0, length_step = 1, length_choices = 1;
+    int32_t reply = -1;
+    std::vector<uint64_t> pattern_state;  // per endpoint for patterns with state, else one
+  };
+  void setUpClasses();
+  void createClass(int32_t k, int32_t node, int64_t c, PacketStore& store, Statistics& stats,
+                   Network& net);
+  int64_t drawBits(Rng& rng, const ClassStream& k) const {
+    return k.min_bits + k.length_step * static_cast<int64_t>(
+                                            rng.below(static_cast<uint64_t>(k.length_choices)));
+  }
+  Rng& classRng(int32_t k, int32_t node) {
+    return class_rng_[static_cast<size_t>(k) * static_cast<size_t>(nodes_) +
+                      static_cast<size_t>(node)];
+  }
+  std::vector<ClassStream> classes_;
+  std::vector<Rng> class_rng_;
+  bool replies_ = false;
 
   const SimParams& params_;
   const EndpointLayout& endpoints_;
