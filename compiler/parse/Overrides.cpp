@@ -12,8 +12,18 @@
 namespace ndl::parse {
 namespace {
 
-// Where the program sets the form `name` at top level, or null.
+// The form of an (override (Form ...)), or null.
+const ast::Node* overridden(const ast::Node& form) {
+  return form.head() == "override" && form.children.size() == 2 ? &form.children[1] : nullptr;
+}
+
+// Where the program sets the form `name` at top level, or null: an (override (name ...))
+// first, since its value is the one that counts.
 ast::Node* findForm(ast::Program& program, std::string_view name) {
+  for (ast::Module& m : program.modules)
+    for (ast::Node& form : m.forms)
+      if (const ast::Node* inner = overridden(form); inner && inner->head() == name)
+        return &form.children[1];
   for (ast::Module& m : program.modules)
     for (ast::Node& form : m.forms)
       if (form.head() == name) return &form;
@@ -43,7 +53,7 @@ void applyOverrides(ast::Program& program, const std::vector<std::string>& overr
           .withHint("for example --set MessageCreationRate=2% or --set VirtualChannels=4");
       continue;
     }
-    if (name == "import" || name.starts_with("define")) {
+    if (name == "import" || name == "override" || name.starts_with("define")) {
       diags.reportFile(DiagKind::BadOverride, "<--set>",
                        fmt::format("--set changes a parameter form, not '{}'", name))
           .withHint("edit the program (or a file it imports) to change imports and definitions");
@@ -76,7 +86,10 @@ void applyOverrides(ast::Program& program, const std::vector<std::string>& overr
       for (std::string_view other : kLoadForms) {
         if (other == name) continue;
         for (ast::Module& m : program.modules)
-          std::erase_if(m.forms, [&](const ast::Node& f) { return f.head() == other; });
+          std::erase_if(m.forms, [&](const ast::Node& f) {
+            const ast::Node* inner = overridden(f);
+            return f.head() == other || (inner && inner->head() == other);
+          });
       }
     }
     if (ast::Node* existing = findForm(program, name)) {

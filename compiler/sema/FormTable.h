@@ -35,6 +35,7 @@ enum class ValueKind : uint8_t {
   Sweep,             // Name v1 v2 ...
   TrafficClass,      // name (OfferedLoad r) (TrafficPattern p) (MessageLength l) (Reply c)
   Import,            // "name", handled by the loader
+  Override,          // (Form value ...): replaces the form an imported file gives
 };
 
 enum class FormId : uint16_t {

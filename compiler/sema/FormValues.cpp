@@ -40,6 +40,7 @@ std::string_view exampleValue(ValueKind k) {
     case ValueKind::Pipeline: return "(IB 0clock) (RC 1clock) (VA 1clock) (SA 1clock) (ST 1clock)";
     case ValueKind::Sweep: return "MessageCreationInterval 2usec 10usec";
     case ValueKind::TrafficClass: return "request (OfferedLoad 5%) (Reply response)";
+    case ValueKind::Override: return "(OfferedLoad 20%)";
     case ValueKind::Import: return "\"insight\"";
   }
   return "...";
@@ -139,6 +140,7 @@ class Reader {
         return pipeline(args, where, out.pipeline);
       case ValueKind::Sweep:
       case ValueKind::TrafficClass:
+      case ValueKind::Override:
       case ValueKind::Import: return true;  // handled by the caller and the loader
     }
     return false;
@@ -692,7 +694,8 @@ void readSweep(const Node& form, FormValues& values, DiagnosticEngine& diags,
   std::optional<FormId> id = findForm(param.text);
   ValueKind kind = id ? formInfo(*id).kind : ValueKind::Import;
   if (!id || kind == ValueKind::Sweep || kind == ValueKind::Import ||
-      kind == ValueKind::NodePairs || kind == ValueKind::TrafficClass) {
+      kind == ValueKind::NodePairs || kind == ValueKind::TrafficClass ||
+      kind == ValueKind::Override) {
     std::string best = closestMatch(param.text, allFormNames());
     diags.report(DiagKind::UnknownForm, param.range,
                  fmt::format("Sweep cannot vary '{}': it is not a parameter", param.text))
@@ -797,6 +800,57 @@ void readClass(const Node& form, FormValues& values, DiagnosticEngine& diags) {
   values.classes.push_back(std::move(c));
 }
 
+// (override (Form value ...)) forms: each replaces the form of its name that another file
+// (one the program imports) gives.
+struct Override {
+  FormId id;
+  const Node* outer;
+  const Node* inner;
+  FileId file;
+  bool used = false;
+};
+
+std::vector<Override> collectOverrides(const ast::Program& program, DiagnosticEngine& diags) {
+  std::vector<Override> out;
+  for (const ast::Module& module : program.modules) {
+    for (const Node& form : module.forms) {
+      if (!form.isList() || form.head() != "override") continue;
+      const Node* inner = form.children.size() == 2 ? &form.children[1] : nullptr;
+      std::optional<FormId> id =
+          inner && inner->isList() && !inner->head().empty() ? findForm(inner->head())
+                                                             : std::nullopt;
+      const ValueKind kind = id ? formInfo(*id).kind : ValueKind::Import;
+      if (!inner || !inner->isList() || inner->head().empty()) {
+        diags.report(DiagKind::WrongArity, form.range, "override takes one form")
+            .withHint("write (override (OfferedLoad 20%))");
+        continue;
+      }
+      if (!id || kind == ValueKind::Import || kind == ValueKind::Override ||
+          kind == ValueKind::Sweep || kind == ValueKind::TrafficClass) {
+        std::string best = id ? std::string() : closestMatch(inner->head(), allFormNames());
+        diags.report(DiagKind::UnknownForm, inner->children[0].range,
+                     id ? fmt::format("override replaces a parameter form, not {}", inner->head())
+                        : fmt::format("unknown form '{}'", inner->head()))
+            .withHint(id ? std::string("edit the file that has it")
+                         : best.empty() ? std::string("the forms are listed by `ndlc check "
+                                                      "--list-forms`")
+                                        : fmt::format("did you mean '{}'?", best));
+        continue;
+      }
+      auto twice = std::find_if(out.begin(), out.end(), [&](const Override& o) { return o.id == *id; });
+      if (twice != out.end()) {
+        diags.report(DiagKind::DuplicateForm, form.range,
+                     fmt::format("{} is overridden twice", inner->head()))
+            .withHint("keep one")
+            .note(twice->outer->range, "first overridden here");
+        continue;
+      }
+      out.push_back({*id, &form, inner, module.file});
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 bool readValue(FormId id, const std::vector<const Node*>& args, const Node& where,
@@ -807,6 +861,7 @@ bool readValue(FormId id, const std::vector<const Node*>& args, const Node& wher
 FormValues readForms(const ast::Program& program, DiagnosticEngine& diags) {
   FormValues values;
   std::vector<const Node*> sweepForms;
+  std::vector<Override> overrides = collectOverrides(program, diags);
   for (const ast::Module& module : program.modules) {
     bool previousWasAtom = false;
     for (const Node& form : module.forms) {
@@ -856,6 +911,25 @@ FormValues readForms(const ast::Program& program, DiagnosticEngine& diags) {
       }
       ValueKind kind = formInfo(*id).kind;
       if (kind == ValueKind::Import) continue;  // the loader read it
+      const Node* value = &form;
+      if (kind == ValueKind::Override) {
+        auto o = std::find_if(overrides.begin(), overrides.end(),
+                              [&](const Override& x) { return x.outer == &form; });
+        if (o == overrides.end()) continue;  // malformed: reported
+        value = o->inner;
+        id = o->id;
+      } else if (auto o = std::find_if(overrides.begin(), overrides.end(),
+                                       [&](const Override& x) { return x.id == *id; });
+                 o != overrides.end()) {
+        if (o->file == module.file) {
+          diags.report(DiagKind::ConflictingForms, form.children[0].range,
+                       fmt::format("{} is given and overridden in the same file", head))
+              .withHint("change the form itself; override replaces a form of an imported file")
+              .note(o->outer->range, "overridden here");
+        }
+        o->used = true;
+        continue;  // the override's value takes its place
+      }
       if (kind == ValueKind::Sweep) {
         readSweep(form, values, diags, sweepForms);
         continue;
@@ -868,13 +942,24 @@ FormValues readForms(const ast::Program& program, DiagnosticEngine& diags) {
       if (slot.form) {
         diags.report(DiagKind::DuplicateForm, form.children[0].range,
                      fmt::format("{} is given twice", head))
-            .withHint("keep one; to run several values use (Sweep ...) or `ndlc sweep`")
+            .withHint(fmt::format("keep one; to run several values use (Sweep ...) or `ndlc "
+                                  "sweep`; to change a value an imported file gives, "
+                                  "(override ({} ...))",
+                                  head))
             .note(slot.form->range, "first given here");
         continue;
       }
-      slot.form = &form;
-      slot.ok = readValue(*id, argsOf(form), form, slot, diags);
+      slot.form = value;
+      slot.ok = readValue(*id, argsOf(*value), *value, slot, diags);
     }
+  }
+  for (const Override& o : overrides) {
+    if (o.used) continue;
+    const std::string_view name = formInfo(o.id).name;
+    diags.report(DiagKind::MissingForm, o.outer->range,
+                 fmt::format("override replaces the {} an imported file gives, and none gives it",
+                             name))
+        .withHint(fmt::format("write ({} ...) itself", name));
   }
   return values;
 }

@@ -48,8 +48,8 @@ let s:forms = ['Topology', 'FlowControlMethod', 'NetworkChannelWidth',
       \ 'RouterPipeline', 'Predictor', 'PredictivePath', 'MispredictionCheck',
       \ 'PredictorLatency', 'RouterFrequency', 'LinkDelay', 'CreditDelay',
       \ 'Seed', 'Measurement', 'WarmupMessages', 'MeasuredMessages',
-      \ 'SimulationTime', 'ReportPairs', 'Sweep', 'import', 'Nodes', 'Link',
-      \ 'UnidirectionalLink', 'Endpoints', 'Concentration']
+      \ 'SimulationTime', 'ReportPairs', 'Sweep', 'import', 'override',
+      \ 'Nodes', 'Link', 'UnidirectionalLink', 'Endpoints', 'Concentration']
 " END GENERATED forms
 " BEGIN GENERATED enums (editors/sync_names.py --write)
 let s:enums = ['StoreAndForward', 'Wormhole', 'VirtualCutThrough',

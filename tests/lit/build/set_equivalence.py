@@ -121,6 +121,7 @@ EXCLUDED = {
     "Sweep": "read by ndlc sweep only, which passes each value with --set",
     "import": "not a parameter form: --set refuses it (checked below)",
     "TrafficClass": "repeatable: --set refuses it (diagnostics/fail_traffic_class.ndl)",
+    "override": "not a parameter form: --set refuses it (diagnostics/fail_override.ndl)",
 }
 VOLATILE = {"wall_seconds"}
 
