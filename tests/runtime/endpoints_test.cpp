@@ -157,7 +157,16 @@ TEST(Endpoints, SimulatorRowsArePerEndpoint) {
   // Endpoint rows: the router columns (dropped_packets, collisions, grants, recoveries) empty.
   const std::string nodes = formatTable(r, ResultTable::kNodes);
   const size_t row0 = nodes.find('\n') + 1;
-  EXPECT_EQ(nodes.substr(row0, nodes.find('\n', row0) - row0), "0,5,5,0,,20,20,,0.2,0.2,,,");
+  const NodeRow& e0 = r.per_node[0];
+  ASSERT_GT(e0.sent_measured_messages, 0u);
+  ASSERT_GT(e0.received_measured_messages, 0u);
+  const std::string latencies =
+      nlohmann::json(static_cast<double>(e0.sent_latency) / e0.sent_measured_messages).dump() +
+      "," +
+      nlohmann::json(static_cast<double>(e0.received_latency) / e0.received_measured_messages)
+          .dump();
+  EXPECT_EQ(nodes.substr(row0, nodes.find('\n', row0) - row0),
+            "0,5,5,0,,20,20,,0.2,0.2,,,," + latencies);
   EXPECT_EQ(std::count(nodes.begin(), nodes.end(), '\n'), 7);
 }
 

@@ -97,8 +97,12 @@ TEST(Tables, NodesTableHasAHeaderAndARowPerNode) {
   for (const std::string& c : r.class_names) want.push_back("class_grants." + c);
   want.push_back("recoveries");
   want.push_back("recovery_hops");
+  want.push_back("sent_message_latency_mean");
+  want.push_back("received_message_latency_mean");
   EXPECT_EQ(h, want);
   int64_t collisions = 0, received = 0;
+  double sent_total = 0, received_total = 0;
+  uint64_t measured = 0;
   for (size_t n = 0; n < 16; ++n) {
     const std::vector<std::string>& row = rows[n + 1];
     ASSERT_EQ(row.size(), h.size());
@@ -115,12 +119,23 @@ TEST(Tables, NodesTableHasAHeaderAndARowPerNode) {
                                         static_cast<double>(x.sent_measured_packets)
                                   : 0.0;
     EXPECT_EQ(row[column(h, "sent_collisions_per_packet")], nlohmann::json(per_packet).dump());
+    // Each measured message's latency is in its source's row and in its destination's.
+    ASSERT_GT(x.sent_measured_messages, 0u);
+    ASSERT_GT(x.received_measured_messages, 0u);
+    sent_total += std::stod(row[column(h, "sent_message_latency_mean")]) * x.sent_measured_messages;
+    received_total += std::stod(row[column(h, "received_message_latency_mean")]) *
+                      x.received_measured_messages;
+    measured += x.sent_measured_messages;
     collisions += x.collisions;
     received += x.received;
   }
   EXPECT_EQ(collisions, r.collisions_total);
   EXPECT_GT(collisions, 0);
   EXPECT_EQ(received, r.messages.delivered);
+  EXPECT_EQ(measured, r.message_latency.count);
+  const double total = r.message_latency.mean * static_cast<double>(r.message_latency.count);
+  EXPECT_NEAR(sent_total, total, 1e-9 * total);
+  EXPECT_NEAR(received_total, total, 1e-9 * total);
 }
 
 TEST(Tables, NumbersAreTheJsonsAndReadBackAsDoubles) {
@@ -157,7 +172,8 @@ TEST(Tables, ClassNamesAreQuotedWhereCsvNeedsIt) {
                       "recoveries,"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find(",0.0,0.0,1,2,3,0,0\n"), std::string::npos) << text;
+  // No measured message: the latency cells are empty.
+  EXPECT_NE(text.find(",0.0,0.0,1,2,3,0,0,,\n"), std::string::npos) << text;
 }
 
 TEST(Tables, PairsTableHasLatenciesInClocksAndNs) {

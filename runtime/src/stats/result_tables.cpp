@@ -90,7 +90,8 @@ void header(const Results& r, ResultTable t, Buffer& b) {
         b.push_back(',');
         cell(b, "class_grants." + name);
       }
-      b.append(std::string_view(",recoveries,recovery_hops\n"));
+      b.append(std::string_view(
+          ",recoveries,recovery_hops,sent_message_latency_mean,received_message_latency_mean\n"));
       return;
     case ResultTable::kPairs:
       b.append(std::string_view("src,dst"));
@@ -123,7 +124,7 @@ void header(const Results& r, ResultTable t, Buffer& b) {
 size_t columns(const Results& r, ResultTable t) {
   switch (t) {
     case ResultTable::kNodes:
-      return 12 + r.class_names.size();
+      return 14 + r.class_names.size();
     case ResultTable::kPairs:
       return 2 + 2 * kLatencyKinds.size() * kLatencyStats.size();
     case ResultTable::kApplication:
@@ -145,6 +146,17 @@ void latency(Cells& out, const LatencySummary& s, double scale) {
     out.put(',');
     out.number(static_cast<double>(v) * scale);
   }
+}
+
+// The mean message latencies of a node row, then the row's end; empty cells for a node that
+// sent (received) no measured message.
+void nodeLatencies(const NodeRow& x, Cells& out) {
+  out.put(',');
+  if (x.sent_measured_messages > 0) out.number(ratio(x.sent_latency, x.sent_measured_messages));
+  out.put(',');
+  if (x.received_measured_messages > 0)
+    out.number(ratio(x.received_latency, x.received_measured_messages));
+  out.put('\n');
 }
 
 void row(const Results& r, ResultTable t, size_t i, Cells& out) {
@@ -170,7 +182,7 @@ void row(const Results& r, ResultTable t, size_t i, Cells& out) {
         for (size_t c = 0; c < r.class_names.size(); ++c) out.put(',');
         out.put(',');  // recoveries
         out.put(',');  // recovery_hops
-        out.put('\n');
+        nodeLatencies(x, out);
         return;
       }
       for (int64_t v :
@@ -190,7 +202,7 @@ void row(const Results& r, ResultTable t, size_t i, Cells& out) {
       out.integer(x.recoveries);
       out.put(',');
       out.integer(x.recovery_hops);
-      out.put('\n');
+      nodeLatencies(x, out);
       return;
     }
     case ResultTable::kPairs: {

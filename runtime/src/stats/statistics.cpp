@@ -151,6 +151,9 @@ void Statistics::onMessageResolved(const Message& m, int64_t c) {
   message_collisions_ += m.collisions;
   ++per_node_[m.src].sent_measured_messages;
   per_node_[m.src].sent_message_collisions += m.collisions;
+  per_node_[m.src].sent_latency += msg;
+  per_node_[m.dst].received_latency += msg;
+  ++per_node_[m.dst].received_measured_messages;
   DistanceAcc& d = distance(m.max_hops);
   ++d.count;
   d.network += static_cast<double>(net);

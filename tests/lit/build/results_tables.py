@@ -5,8 +5,9 @@ table(r, json_path, name): the rows of table `name` ("nodes", "pairs", "applicat
 dicts, values typed as the JSON typed them (int, float, None for an empty cell); a node's
 "class_grants.NAME" columns also as the list "class_grants", a pair's dotted columns
 ("latency_ns.network.mean") also nested.
-with_tables(r, json_path): r as the JSON held it when the tables were in it: "nodes",
-"collisions.per_node", "pairs", "application.nodes", and no "tables".
+with_tables(r, json_path): r as the JSON held it when the tables were in it: "nodes" (without
+the per-node latency columns added since), "collisions.per_node", "pairs",
+"application.nodes", and no "tables".
 """
 import csv
 import os
@@ -59,6 +60,9 @@ def with_tables(r, json_path):
     r = dict(r)
     tables = r.pop("tables")
     nodes = table({"tables": tables}, json_path, "nodes")
+    for n in nodes:  # columns added since the tables left the JSON
+        n.pop("sent_message_latency_mean", None)
+        n.pop("received_message_latency_mean", None)
     r["nodes"] = nodes
     r["collisions"] = dict(r["collisions"], per_node=[n["collisions"] for n in nodes])
     r["pairs"] = [] if tables["pairs"] is None else table({"tables": tables}, json_path, "pairs")

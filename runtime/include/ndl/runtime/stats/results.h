@@ -167,6 +167,11 @@ struct NodeRow {
   std::vector<int64_t> class_grants;  // packets granted an output VC of each network class
   int64_t recoveries = 0;     // grants that set the routing's RecoveryField
   int64_t recovery_hops = 0;  // grants to packets with it set (recovery VC use)
+  // Message latency (creation to delivery, clocks) of the measured messages this endpoint
+  // sent (sent_measured_messages of them) and of those it received.
+  int64_t sent_latency = 0;
+  int64_t received_latency = 0;
+  uint32_t received_measured_messages = 0;
 };
 
 // A router's own figures, kept apart from the endpoints' rows when routers have other than
