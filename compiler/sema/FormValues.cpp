@@ -373,7 +373,8 @@ class Reader {
     std::string best = closestMatch(n.text, names);
     diags_
         .report(DiagKind::UnknownEnum, n.range,
-                fmt::format("unknown {} '{}' for {}", type, n.text, name_))
+                type == name_ ? fmt::format("unknown {} '{}'", type, n.text)
+                              : fmt::format("unknown {} '{}' for {}", type, n.text, name_))
         .withHint(best.empty() ? fmt::format("choose one of {}", joinEnum(type))
                                : fmt::format("did you mean '{}'?", best));
     return false;

@@ -78,8 +78,10 @@ std::string printParameters(const Parameters& p) {
   } else {
     line(FormId::Measurement, std::string(enumInfo(p.measurement).name));
   }
-  line(FormId::MessageCreationMax,
-       p.creationMax > 0 ? fmt::format("{}", p.creationMax) : std::string("no limit"));
+  if (p.creationMax > 0)
+    line(FormId::MessageCreationMax, fmt::format("{}", p.creationMax));
+  else  // a steady run ends by itself; the form's default, 10000, is a burst's
+    out += "MessageCreationMax = no limit (steady measurement)\n";
   if (!classes)
     line(FormId::MessageLength, fmt::format("{}bit to {}bit", p.messageMinBits, p.messageMaxBits));
   line(FormId::MessageMaxCount, fmt::format("{} messages", p.queueCapacity));

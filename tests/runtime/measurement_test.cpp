@@ -42,7 +42,7 @@ TEST(SteadyMeasurement, ASteadyLoadWarmsUpThreePeriodsConvergesInFourAndDrains) 
   EXPECT_EQ(m.report().measured_periods, 4);
   m.drained(7123);
   EXPECT_EQ(m.phase(), Phase::kDone);
-  EXPECT_EQ(m.report().verdict, "converged");
+  EXPECT_EQ(m.report().verdict, Verdict::kConverged);
   EXPECT_EQ(m.report().drain_end_clock, 7123);
 }
 
@@ -77,7 +77,7 @@ TEST(SteadyMeasurement, AnAgeAboveTheThresholdIsSaturation) {
   PeriodFigures f = period(40, 0.3);
   f.ages = moments(3000, 520, 100);
   EXPECT_EQ(m.endPeriod(1000, f), Phase::kDone);
-  EXPECT_EQ(m.report().verdict, "saturated");
+  EXPECT_EQ(m.report().verdict, Verdict::kSaturated);
   EXPECT_EQ(m.report().saturation_latency_clocks, 500);
   // A network whose messages take 200 clocks without queueing: five times that.
   SteadyMeasurement slow(1000);
@@ -93,7 +93,7 @@ TEST(SteadyMeasurement, AcceptingUnderNinetyPercentOfTheOfferIsSaturationAfterTw
   EXPECT_EQ(m.endPeriod(1000, f), Phase::kWarmup);  // the first period fills the network
   EXPECT_EQ(m.endPeriod(2000, f), Phase::kWarmup);  // one period of the span
   EXPECT_EQ(m.endPeriod(3000, f), Phase::kDone);
-  EXPECT_EQ(m.report().verdict, "saturated");
+  EXPECT_EQ(m.report().verdict, Verdict::kSaturated);
   EXPECT_NE(m.report().reason.find("accepted 0.35 of the 0.45"), std::string::npos)
       << m.report().reason;
 }
@@ -107,7 +107,7 @@ TEST(SteadyMeasurement, ALatencyThatKeepsGrowingWithTheQueuesIsSaturation) {
     p = m.endPeriod(1000 * k, f);
   }
   EXPECT_EQ(p, Phase::kDone);
-  EXPECT_EQ(m.report().verdict, "saturated");
+  EXPECT_EQ(m.report().verdict, Verdict::kSaturated);
   EXPECT_EQ(m.report().warmup_periods, 10);
 }
 
@@ -122,7 +122,7 @@ TEST(SteadyMeasurement, AWarmupThatNeverSettlesWithoutGrowingQueuesIsMeasuredAny
   EXPECT_EQ(p, Phase::kMeasure);
   EXPECT_NE(m.report().reason.find("did not settle"), std::string::npos);
   m.stopped();
-  EXPECT_EQ(m.report().verdict, "unconverged");
+  EXPECT_EQ(m.report().verdict, Verdict::kUnconverged);
 }
 
 }  // namespace

@@ -624,10 +624,10 @@ Results Simulator::run(const RunOptions& options) {
     }
   }
   if (s.app) s.app->report(out.application, out.cycles);
-  if (out.status == RunStatus::kOk && out.measurement.verdict == "saturated") {
+  if (out.status == RunStatus::kOk && out.measurement.verdict == Verdict::kSaturated) {
     out.status = RunStatus::kSaturated;
     out.status_message = saturatedMessage(out.measurement);
-  } else if (out.status == RunStatus::kOk && out.measurement.verdict == "unconverged") {
+  } else if (out.status == RunStatus::kOk && out.measurement.verdict == Verdict::kUnconverged) {
     out.status_message = unconvergedMessage(out.measurement);
   }
   if (out.status == RunStatus::kOk && out.messages.refused > 0) {

@@ -354,9 +354,9 @@ nlohmann::json toJson(const Results& r, const TableFiles& files) {
     out["config"]["Measurement"] = "Steady";
     auto clock = [](int64_t c) { return c >= 0 ? json(c) : json(nullptr); };
     out["measurement"] = {{"mode", "steady"},
-                          {"verdict", m.verdict},
-                          {"converged", m.verdict == "converged"},
-                          {"saturated", m.verdict == "saturated"},
+                          {"verdict", std::string(verdictName(m.verdict))},
+                          {"converged", m.verdict == Verdict::kConverged},
+                          {"saturated", m.verdict == Verdict::kSaturated},
                           {"reason", m.reason},
                           {"period_clocks", m.period_clocks},
                           {"warmup_periods", m.warmup_periods},

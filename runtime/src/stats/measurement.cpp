@@ -8,6 +8,16 @@
 
 namespace ndl::rt {
 
+std::string_view verdictName(Verdict v) {
+  switch (v) {
+    case Verdict::kConverged: return "converged";
+    case Verdict::kSaturated: return "saturated";
+    case Verdict::kUnconverged: return "unconverged";
+    case Verdict::kNone: break;
+  }
+  return "";
+}
+
 double Moments::variance() const {
   if (n < 2) return 0.0;
   const double m = mean();
@@ -27,7 +37,7 @@ bool close(double now, double before, double noise) {
 
 void SteadyMeasurement::saturate(int64_t end, std::string reason) {
   phase_ = Phase::kDone;
-  report_.verdict = "saturated";
+  report_.verdict = Verdict::kSaturated;
   report_.reason = std::move(reason);
   if (report_.window_end_clock < 0 && report_.warmup_end_clock >= 0) report_.window_end_clock = end;
 }
@@ -114,7 +124,7 @@ SteadyMeasurement::Phase SteadyMeasurement::endPeriod(int64_t end, const PeriodF
                                   periods_, held_rises_));
         return phase_;
       }
-      report_.verdict = "unconverged";
+      report_.verdict = Verdict::kUnconverged;
       report_.reason = fmt::format("latency and accepted rate did not converge in {} periods",
                                    periods_);
     }
@@ -134,13 +144,13 @@ void SteadyMeasurement::drained(int64_t end) {
   if (phase_ != Phase::kDrain) return;
   phase_ = Phase::kDone;
   report_.drain_end_clock = end;
-  if (report_.verdict.empty()) report_.verdict = "converged";
+  if (report_.verdict == Verdict::kNone) report_.verdict = Verdict::kConverged;
 }
 
 void SteadyMeasurement::stopped() {
   if (phase_ == Phase::kDone) return;
   phase_ = Phase::kDone;
-  if (report_.verdict.empty()) report_.verdict = "unconverged";
+  if (report_.verdict == Verdict::kNone) report_.verdict = Verdict::kUnconverged;
   if (report_.reason.empty()) report_.reason = "the run stopped before the measurement ended";
 }
 

@@ -174,7 +174,7 @@ std::string formatReport(const Results& r) {
   s += fmt::format("collisions: total {}, per packet {:.3f}, per message {:.3f}\n",
                    r.collisions_total, r.collisions_per_packet, r.collisions_per_message);
   if (const MeasurementReport& m = r.measurement; m.steady) {
-    s += fmt::format("measurement: steady, {}; warm-up {} periods of {} clocks", m.verdict,
+    s += fmt::format("measurement: steady, {}; warm-up {} periods of {} clocks", verdictName(m.verdict),
                      m.warmup_periods, m.period_clocks);
     if (m.warmup_end_clock >= 0)
       s += fmt::format(", measured messages created in clocks {} to {} ({} periods)",

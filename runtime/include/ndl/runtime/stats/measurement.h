@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace ndl::rt {
 
@@ -35,11 +36,16 @@ struct PeriodFigures {
   int64_t held = 0;             // messages held at the period's end
 };
 
+// A steady run's outcome (docs/runtime.md 3.1); kNone while running, for a burst, or when the
+// run stopped for another reason.
+enum class Verdict : uint8_t { kNone, kConverged, kSaturated, kUnconverged };
+// "converged", "saturated", "unconverged"; "" for kNone. The JSON's and the report's word.
+std::string_view verdictName(Verdict v);
+
 // What a steady run reports about its phases (Results::measurement).
 struct MeasurementReport {
   bool steady = false;
-  // "converged", "saturated" or "unconverged" (no verdict: "" while running or for a burst).
-  std::string verdict;
+  Verdict verdict = Verdict::kNone;
   std::string reason;  // why saturated or not converged
   int64_t period_clocks = 0;
   int64_t warmup_end_clock = -1;   // the window opens: messages created from here are measured
