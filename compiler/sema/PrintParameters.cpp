@@ -60,12 +60,10 @@ std::string printParameters(const Parameters& p) {
                                           "average)",
                                           p.offeredLoad->str(), p.meanMessageFlits.str()));
   }
-  if (classes) {
-    // each class's line below
-  } else if (p.offeredLoad) {
+  if (p.offeredLoad && !classes) {
     out += fmt::format("MessageCreationRate = {} per node per clock (from OfferedLoad)\n",
                        p.creationRate.str());
-  } else {
+  } else if (!classes) {
     line(FormId::MessageCreationRate, fmt::format("{} per node per clock", p.creationRate.str()));
   }
   if (!classes)

@@ -5,6 +5,26 @@
 #include <cmath>
 
 namespace ndl::rt {
+namespace {
+
+// A pattern's per-source state: a slot per endpoint for the patterns with state (AllToAll's
+// cursor, a generated pattern's, RandomPermutation's destination), one shared slot otherwise.
+std::vector<uint64_t> initialPatternState(TrafficPattern pattern, int32_t nodes, uint64_t seed) {
+  const bool stateful = pattern == TrafficPattern::kAllToAll ||
+                        pattern == TrafficPattern::kCustom ||
+                        pattern == TrafficPattern::kRandomPermutation;
+  std::vector<uint64_t> state(stateful ? static_cast<size_t>(nodes) : 1, 0);
+  if (pattern == TrafficPattern::kRandomPermutation) {
+    const std::vector<int32_t> perm = randomPermutation(nodes, seed);
+    for (int32_t n = 0; n < nodes; ++n) state[n] = static_cast<uint64_t>(perm[n]);
+  }
+  return state;
+}
+
+// Lengths are drawn in whole bytes when the range is given in bytes.
+int64_t lengthStep(int64_t lo, int64_t hi) { return lo % 8 == 0 && hi % 8 == 0 ? 8 : 1; }
+
+}  // namespace
 
 TrafficSources::TrafficSources(const SimParams& params, const TopologyIndex& topo,
                                const EndpointLayout& endpoints)
@@ -17,19 +37,9 @@ TrafficSources::TrafficSources(const SimParams& params, const TopologyIndex& top
       nodes_(endpoints.endpoints()),
       sources_(static_cast<size_t>(nodes_)),
       pending_((static_cast<size_t>(endpoints.routers()) + 63) / 64, 0),
-      pattern_state_(
-          params.pattern == TrafficPattern::kAllToAll || params.pattern == TrafficPattern::kCustom ||
-                  params.pattern == TrafficPattern::kRandomPermutation
-              ? nodes_
-              : 1,
-          0) {
+      pattern_state_(initialPatternState(params.pattern, endpoints.endpoints(), params.seed)) {
   const int32_t nodes = nodes_;
-  if (params.pattern == TrafficPattern::kRandomPermutation) {
-    const std::vector<int32_t> perm = randomPermutation(nodes, params.seed);
-    for (int32_t n = 0; n < nodes; ++n) pattern_state_[n] = static_cast<uint64_t>(perm[n]);
-  }
-  // Lengths are drawn in whole bytes when the range is given in bytes.
-  length_step_ = params.message_min_bits % 8 == 0 && params.message_max_bits % 8 == 0 ? 8 : 1;
+  length_step_ = lengthStep(params.message_min_bits, params.message_max_bits);
   length_choices_ = (params.message_max_bits - params.message_min_bits) / length_step_ + 1;
   periodic_gap_ = std::max<int64_t>(1, std::llround(params.creation_interval_clocks));
   log_no_creation_ = std::log1p(-params.creation_rate);
@@ -91,18 +101,11 @@ void TrafficSources::setUpClasses() {
     cs.log_no_creation = std::log1p(-cs.rate);
     cs.dest = pattern == TrafficPattern::kCustom ? params_.dest_fn : destFnFor(pattern);
     cs.min_bits = lo;
-    cs.length_step = lo % 8 == 0 && hi % 8 == 0 ? 8 : 1;
+    cs.length_step = lengthStep(lo, hi);
     cs.length_choices = (hi - lo) / cs.length_step + 1;
     cs.reply = row.reply;
     replies_ = replies_ || row.reply >= 0;
-    const bool stateful = pattern == TrafficPattern::kAllToAll ||
-                          pattern == TrafficPattern::kCustom ||
-                          pattern == TrafficPattern::kRandomPermutation;
-    cs.pattern_state.assign(stateful ? static_cast<size_t>(nodes) : 1, 0);
-    if (pattern == TrafficPattern::kRandomPermutation) {
-      const std::vector<int32_t> perm = randomPermutation(nodes, params_.seed);
-      for (int32_t n = 0; n < nodes; ++n) cs.pattern_state[n] = static_cast<uint64_t>(perm[n]);
-    }
+    cs.pattern_state = initialPatternState(pattern, nodes, params_.seed);
     for (int32_t n = 0; n < nodes; ++n) {
       // Streams apart from the sources' own (stream n): class k's at (k + 1) << 32 | n.
       Rng& rng = classRng(static_cast<int32_t>(k), n);
