@@ -32,7 +32,7 @@ import sys
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 # Spec 1.3 forms that build custom topologies; not rows of Forms.def.
-EXTRA_FORMS = ["Nodes", "Link", "UnidirectionalLink", "Endpoints", "Concentration"]
+EXTRA_FORMS = ["Nodes", "Link", "UnidirectionalLink", "Endpoints", "Concentration", "Groups"]
 # Keywords of the expression language (spec 1.3), coloured in head position.
 KEYWORDS = ["let", "if", "cond", "for", "mod"]
 # Definition forms: the word after them (or the head of the list after them)

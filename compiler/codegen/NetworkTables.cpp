@@ -100,7 +100,11 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
   i[NDL_P_CreditDelayClocks] = p.creditDelayClocks;
   // An interval is a mean time between creations (spec 1.2): the same process as a rate, at
   // one over the interval; (InjectionProcess ...) chooses the process.
-  i[NDL_P_CreationProcess] = runtimeCode("CreationProcess", p.injectionProcess);
+  // A trace is the load (CreationRate 0): no synthetic process runs beside it.
+  i[NDL_P_CreationProcess] =
+      p.injectionProcess == EnumId::InjectionProcess_Trace
+          ? runtimeCode("CreationProcess", EnumId::InjectionProcess_Bernoulli)
+          : runtimeCode("CreationProcess", p.injectionProcess);
   i[NDL_P_CreationMax] = p.creationMax;
   i[NDL_P_MessageMinBits] = p.messageMinBits;
   i[NDL_P_MessageMaxBits] = p.messageMaxBits;
@@ -158,6 +162,7 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
     }
   }
   i[NDL_P_NumEndpoints] = static_cast<int64_t>(g.endpointCount());
+  i[NDL_P_GroupEndpoints] = g.groupEndpoints;
   i[NDL_P_NumEndpointRuns] = static_cast<int64_t>(t.endpointRuns.size() / 2);
 
   // Distances for the report: exact when cheap, else left to the runtime.
@@ -189,6 +194,7 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
   if (network.selectionDef) t.str[NDL_P_SelectionName] = program.defs.defs[*network.selectionDef].name;
   t.str[NDL_P_DataOutputFile] = p.dataOutputFile;
   t.str[NDL_P_PatternFile] = p.patternFile;  // absolute: resolved by the driver
+  t.str[NDL_P_TraceFile] = p.traceFile;      // likewise
   t.f64[NDL_P_ExpandRate] = p.expandRate.toDouble();
   t.str[NDL_P_ScreenOutputFile] = p.screenOutputFile;
   for (size_t d = 0; d < g.dimNames.size(); ++d)

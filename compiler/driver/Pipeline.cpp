@@ -6,7 +6,7 @@
 
 #include <iostream>
 
-#include "compiler/driver/PatternFile.h"
+#include "compiler/driver/InputFiles.h"
 #include "compiler/driver/RuntimeLimits.h"
 #include "compiler/parse/Loader.h"
 #include "compiler/parse/Overrides.h"
@@ -134,6 +134,7 @@ void runFrontEnd(const std::string& path, const PipelineOptions& options, Source
     checkRouterLimits(result, diags);
     checkRuntimeLimits(result, diags);
     checkPatternFile(result, sources, diags);
+    checkTraceFile(result, sources, diags);
     if (diags.errorCount() != errorsBefore) return;
   }
   if (options.routeAnalysis) checkDeadlock(result, diags);

@@ -224,6 +224,22 @@ bool checkPattern(const sema::TrafficSpec& traffic, SourceRange at, const Graph&
         return false;
       }
       return true;
+    case sema::EnumId::Traffic_BadDragon: {
+      const int64_t group = g.groupEndpoints;
+      if (group > 0 && n % group == 0 && n / group >= 2) return true;
+      diags.report(DiagKind::OutOfRange, at,
+                   group == 0
+                       ? fmt::format("BadDragon sends to the next group of endpoints, and {} "
+                                     "declares no groups",
+                                     g.name)
+                       : fmt::format("BadDragon sends to the next group of endpoints, and {}'s "
+                                     "{} endpoints do not make two groups of {} or more",
+                                     g.name, n, group))
+          .withHint(group == 0 ? "use it on a network whose topology states (Groups n), such "
+                                 "as the stdlib's Dragonfly (groups of a p endpoints)"
+                               : "(Groups n) must divide the endpoints into two groups at least");
+      return false;
+    }
     default:
       return true;
   }

@@ -822,6 +822,18 @@ void Evaluator::exec(const Expr& e, Value* frame) {
       b.concentration = p;
       return;
     }
+    case Op::StmtGroups: {
+      TopologyBuilder& b = needBuilder();
+      const int64_t n = num(0);
+      if (b.groupEndpoints)
+        fail(e, fmt::format("the groups are declared twice ({} and {})", *b.groupEndpoints, n));
+      if (n < 1)
+        throw EvalError{e.range, fmt::format("groups of {} endpoints; a group has one at least", n),
+                        DiagKind::BadEndpoint,
+                        "(Groups n) puts the endpoints in groups of n consecutive ids"};
+      b.groupEndpoints = n;
+      return;
+    }
     case Op::StmtRequire:
       if (!num(0)) throw EvalError{e.range, e.text, DiagKind::OutOfRange, ""};
       return;

@@ -64,6 +64,8 @@ struct Graph {
   // Endpoints (terminals) per node, from (Endpoints r p) and (Concentration p); empty when the
   // topology says nothing, every node then having one (docs/topologies.md, "Endpoints").
   std::vector<uint8_t> endpoints;
+  // (Groups n): endpoints in groups of n consecutive ids; 0 when the topology declares none.
+  int64_t groupEndpoints = 0;
   uint32_t endpointsAt(NodeId n) const { return endpoints.empty() ? 1 : endpoints[n]; }
   // A router terminals attach to: the analyses trace routes between these only.
   bool terminal(NodeId n) const { return endpoints.empty() || endpoints[n] != 0; }

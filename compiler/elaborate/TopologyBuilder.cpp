@@ -100,6 +100,7 @@ Graph TopologyBuilder::finish(std::string name) {
     delays_.shrink_to_fit();
   }
   g.radices = radices;
+  g.groupEndpoints = groupEndpoints.value_or(0);
   g.representatives = representatives;
   g.attributes = std::move(attributes);
   if (concentration || !endpoints.empty()) {

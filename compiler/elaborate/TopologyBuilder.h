@@ -43,6 +43,9 @@ class TopologyBuilder {
   // routers not stated; both unset: one endpoint at every router (Graph::endpoints empty).
   std::vector<int16_t> endpoints;
   std::optional<int64_t> concentration;
+  // (Groups n): the endpoints in groups of n consecutive ids (a dragonfly's a p), which
+  // BadDragon traffic reads.
+  std::optional<int64_t> groupEndpoints;
   std::optional<int64_t> diameter;
   std::optional<Rational> averageDistance;
   // (Bisection e): links crossing a minimum bisection of the endpoints, where the topology

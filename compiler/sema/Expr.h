@@ -51,6 +51,7 @@ enum class Op : uint8_t {
   StmtBisection /* (Bisection links) */, StmtDefaultRouting,
   StmtRequire /* text: the message */, StmtAttribute /* text: the name */,
   StmtEndpoints /* (Endpoints router p) */, StmtConcentration /* (Concentration p) */,
+  StmtGroups /* (Groups n): endpoints in groups of n consecutive ids */,
   Linked,  // (linked a b): is there already a link from a to b?
   // the configuration (VirtualChannels, InjectionVirtualChannels, Avoid)
   Vcs, InjectionVcs, Avoiding, RecoveryTimeout,

@@ -113,6 +113,7 @@ const std::unordered_map<std::string_view, Op>& statements() {
       {"NodeAttribute", Op::StmtAttribute},
       {"Endpoints", Op::StmtEndpoints},
       {"Concentration", Op::StmtConcentration},
+      {"Groups", Op::StmtGroups},
   };
   return table;
 }
@@ -1246,6 +1247,7 @@ class Checker {
         typed(2, Type::Int);
         break;
       case Op::StmtConcentration:  // (Concentration p)
+      case Op::StmtGroups:         // (Groups n)
         if (args(1, 1)) typed(1, Type::Int);
         break;
       case Op::StmtRequire:  // (Require condition "message")

@@ -476,20 +476,51 @@ class Reader {
     return true;
   }
 
-  // Bernoulli, Periodic, or (OnOff (Burst t) (Duty r)) with both parts once, in any order.
+  // Bernoulli, Periodic, (OnOff (Burst t) (Duty r)) with both parts once, in any order, or
+  // (Trace "file").
   bool injection(const Node& n, InjectionSpec& out) {
     static constexpr std::string_view kExample = "(InjectionProcess (OnOff (Burst 100clock) (Duty 25%)))";
+    static constexpr std::string_view kTraceExample = "(InjectionProcess (Trace \"app.trace\"))";
     if (!n.isList()) {
       if (!enumValue(n, "InjectionProcess", out.process)) return false;
+      if (out.process == EnumId::InjectionProcess_Trace) {
+        diags_.report(DiagKind::WrongArity, n.range, "Trace needs the file of its messages")
+            .withHint(fmt::format("write {} (docs/workloads.md, \"Message traces\")",
+                                  kTraceExample));
+        return false;
+      }
       if (out.process != EnumId::InjectionProcess_OnOff) return true;
       diags_.report(DiagKind::WrongArity, n.range,
                     "OnOff needs the mean length of its bursts and its duty cycle")
           .withHint(fmt::format("write {}", kExample));
       return false;
     }
+    if (n.head() == "Trace") {
+      if (n.children.size() != 2 || n.children[1].kind != NodeKind::String) {
+        diags_.report(n.children.size() < 2 ? DiagKind::WrongArity : DiagKind::TypeMismatch,
+                      n.children.size() == 2 ? n.children[1].range : n.range,
+                      n.children.size() < 2 ? std::string("Trace needs the file of its messages")
+                      : n.children.size() > 2
+                          ? std::string("Trace takes one file")
+                          : fmt::format("Trace expects the file's name as a string, got {}",
+                                        describe(n.children[1])))
+            .withHint(fmt::format("write {}", kTraceExample));
+        return false;
+      }
+      if (!string(n.children[1], out.traceFile)) return false;
+      if (out.traceFile.empty()) {
+        diags_.report(DiagKind::OutOfRange, n.children[1].range, "Trace names no file")
+            .withHint(fmt::format("write {}", kTraceExample));
+        return false;
+      }
+      out.process = EnumId::InjectionProcess_Trace;
+      out.traceRange = n.children[1].range;
+      return true;
+    }
     if (n.head() != "OnOff") {
       diags_.report(DiagKind::TypeMismatch, n.range,
-                    fmt::format("InjectionProcess expects {} or (OnOff (Burst t) (Duty r)), got {}",
+                    fmt::format("InjectionProcess expects {}, (OnOff (Burst t) (Duty r)) or "
+                                "(Trace \"file\"), got {}",
                                 joinEnum("InjectionProcess"), describe(n)))
           .withHint(fmt::format("write {}", kExample));
       return false;

@@ -40,6 +40,8 @@ struct InjectionSpec {
   Rational burst;              // OnOff: mean length of an on period
   bool burstInClocks = false;  // burst as written in clocks, else in seconds
   Rational duty;               // OnOff: share of the time a source is on, in (0, 1]
+  std::string traceFile;       // Trace: the file as written
+  SourceRange traceRange;      // Trace: its string
 };
 
 // A (TrafficClass ...), resolved as the program's own traffic would be with the class's forms
@@ -136,6 +138,10 @@ struct Parameters {
   EnumId injectionProcess = EnumId::InjectionProcess_Bernoulli;
   Rational onOffBurstClocks;
   Rational onOffDuty;
+  // (InjectionProcess (Trace "file")): the trace's messages are the load (made absolute by the
+  // driver, which reads and checks it); empty without.
+  std::string traceFile;
+  SourceRange traceFileRange;
   std::string patternFile;     // CommunicationPatternFile (made absolute by the driver)
   SourceRange patternFileRange;  // its string, for diagnostics about the file
   Rational expandRate;         // ProcessorPerformanceExpandRate

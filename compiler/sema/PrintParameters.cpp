@@ -99,6 +99,8 @@ std::string printParameters(const Parameters& p) {
        p.injectionProcess == EnumId::InjectionProcess_OnOff
            ? fmt::format("OnOff, bursts of {} clocks, on {}% of the time", p.onOffBurstClocks.str(),
                          p.onOffDuty.mul(100) ? p.onOffDuty.mul(100)->str() : "?")
+       : p.injectionProcess == EnumId::InjectionProcess_Trace
+           ? fmt::format("Trace \"{}\"", p.traceFile)
            : std::string(enumInfo(p.injectionProcess).name));
   line(FormId::VirtualChannels, fmt::format("{}", p.virtualChannels));
   line(FormId::InjectionVirtualChannels, fmt::format("{}", p.injectionVirtualChannels));

@@ -54,13 +54,15 @@ class Resolver {
                                                    : FormId::MessageCreationRate;
     if (simulation && v_.classes.empty() && !given(FormId::MessageCreationRate) &&
         !given(FormId::MessageCreationInterval) && !given(FormId::OfferedLoad) &&
-        !given(FormId::CommunicationPatternFile)) {
-      missing("no traffic is given: MessageCreationRate, MessageCreationInterval, OfferedLoad "
-              "or CommunicationPatternFile is required",
+        !given(FormId::CommunicationPatternFile) && !trace() &&
+        !(given(FormId::InjectionProcess) && !ok(FormId::InjectionProcess))) {
+      // (An InjectionProcess written wrong may have meant a trace: it is reported already.)
+      missing("no traffic is given: MessageCreationRate, MessageCreationInterval, OfferedLoad, "
+              "CommunicationPatternFile or (InjectionProcess (Trace \"file\")) is required",
               "add (OfferedLoad 10%), (MessageCreationInterval 2usec) or "
               "(MessageCreationRate 1.0%)");
     } else if (simulation && given(load) && !synthetic() &&
-               !given(FormId::CommunicationPatternFile)) {
+               !given(FormId::CommunicationPatternFile) && !trace()) {
       error(DiagKind::MissingForm, load,
             fmt::format("{} 0% switches synthetic traffic off, and there is no "
                         "CommunicationPatternFile: nothing would be sent",
@@ -105,6 +107,7 @@ class Resolver {
     clocks();
     traffic();
     syntheticOnly();
+    traceOnly();
     measurement();
     if (p_.measurement == EnumId::Measurement_Burst) windows();
     classes();
@@ -295,6 +298,11 @@ class Resolver {
               v_[FormId::MessageCreationRate].quantity.value.isZero()));
   }
   bool ok(FormId id) const { return v_.ok(id); }
+  // (InjectionProcess (Trace "file")): the trace's messages are the load.
+  bool trace() const {
+    return ok(FormId::InjectionProcess) &&
+           v_[FormId::InjectionProcess].injection.process == EnumId::InjectionProcess_Trace;
+  }
   std::string_view name(FormId id) const { return formInfo(id).name; }
   int64_t countOr(FormId id, int64_t fallback) const {
     return ok(id) ? v_[id].count : fallback;
@@ -886,6 +894,7 @@ class Resolver {
       if (!given(u.id)) continue;
       // Under (NetworkPacketSize Message) the longest message sizes the packets and buffers.
       if (u.id == FormId::MessageLength && p_.packetPerMessage) continue;
+      if (u.id == FormId::InjectionProcess && trace()) continue;  // traceOnly() refuses the two
       diags_
           .report(DiagKind::NoEffect, valueRange(u.id),
                   fmt::format("{} has no effect: with a CommunicationPatternFile and no "
@@ -895,6 +904,54 @@ class Resolver {
               "remove it, or give a MessageCreationRate above 0% or a "
               "MessageCreationInterval for synthetic background traffic, which it shapes")
           .note(valueRange(FormId::CommunicationPatternFile), "the pattern file is named here");
+    }
+  }
+
+  // A trace gives every message's clock, source, destination and size (docs/workloads.md,
+  // "Message traces"): a rate beside it, or a pattern file's programs, would be a second load;
+  // the forms that shape synthetic messages would change nothing.
+  void traceOnly() {
+    if (!trace()) return;
+    const InjectionSpec& spec = v_[FormId::InjectionProcess].injection;
+    p_.traceFile = spec.traceFile;
+    p_.traceFileRange = spec.traceRange;
+    p_.creationRate = Rational(0);
+    p_.creationIntervalClocks.reset();
+    p_.creationMax = 0;  // the trace's end ends the creation
+    for (FormId id : {FormId::OfferedLoad, FormId::MessageCreationRate,
+                      FormId::MessageCreationInterval, FormId::CommunicationPatternFile}) {
+      if (!given(id)) continue;
+      error(DiagKind::ConflictingForms, id,
+            fmt::format("{} gives a load of its own, and the trace gives every message{}",
+                        name(id),
+                        id == FormId::CommunicationPatternFile
+                            ? ": a trace cannot run beside a pattern file's programs"
+                            : ""))
+          .withHint(id == FormId::CommunicationPatternFile
+                        ? "write the trace's messages as the pattern's sends, or drop one of "
+                          "the two"
+                        : "remove it: the trace is the load")
+          .note(valueRange(FormId::InjectionProcess), "the trace is named here");
+    }
+    struct Unused {
+      FormId id;
+      std::string_view why;
+    };
+    static constexpr Unused kUnused[] = {
+        {FormId::MessageCreationMax, "the trace's messages are all created"},
+        {FormId::TrafficPattern, "each line of the trace names its destination"},
+        {FormId::MessageLength, "each line of the trace gives its message's size"},
+    };
+    for (const Unused& u : kUnused) {
+      if (!given(u.id)) continue;
+      // Under (NetworkPacketSize Message) the longest message sizes the packets and buffers.
+      if (u.id == FormId::MessageLength && p_.packetPerMessage) continue;
+      diags_
+          .report(DiagKind::NoEffect, valueRange(u.id),
+                  fmt::format("{} has no effect with (InjectionProcess (Trace ...)): {}",
+                              name(u.id), u.why))
+          .withHint("remove it")
+          .note(valueRange(FormId::InjectionProcess), "the trace is named here");
     }
   }
 
@@ -924,9 +981,19 @@ class Resolver {
             .withHint("remove (Measurement Steady), or the pattern file")
             .note(valueRange(FormId::CommunicationPatternFile), "the pattern file is named here");
       }
+      if (trace()) {
+        error(DiagKind::ConflictingForms, FormId::Measurement,
+              "a trace's run ends when its last message has arrived; it has no steady state to "
+              "measure")
+            .withHint("remove (Measurement Steady), or the trace")
+            .note(valueRange(FormId::InjectionProcess), "the trace is named here");
+      }
     } else if (given(FormId::CommunicationPatternFile)) {
       p_.measurement = EnumId::Measurement_Burst;
       p_.measurementFrom = FormId::CommunicationPatternFile;
+    } else if (trace()) {
+      p_.measurement = EnumId::Measurement_Burst;
+      p_.measurementFrom = FormId::InjectionProcess;
     } else {
       for (FormId id : kBurstForms) {
         if (!given(id)) continue;
@@ -943,6 +1010,7 @@ class Resolver {
   }
 
   void windows() {
+    if (trace()) return;  // the driver counts the trace's messages (checkTraceFile)
     if (!p_.measuredMessages) {
       // All messages after the warm-up are measured; a run that creates no more than the
       // warm-up (synthetic traffic stops at MessageCreationMax) would measure none.

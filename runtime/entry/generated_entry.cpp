@@ -123,6 +123,7 @@ ndl::rt::SimParams makeParams(const ndl::rt::AbiValues& values) {
   p.router_pipeline = ndl_params_str[NDL_P_RouterPipeline];
   for (int64_t k = 0; k < i[NDL_P_HotSpotCount]; ++k)
     p.pattern_params.hotspot_nodes.push_back(ndl_hot_nodes[k]);
+  p.pattern_params.group_endpoints = static_cast<int32_t>(i[NDL_P_GroupEndpoints]);
   p.route_fn = ndl_generated_route;
   p.routing_name = ndl_params_str[NDL_P_RoutingName];
   p.selection = static_cast<Selection>(i[NDL_P_Selection]);

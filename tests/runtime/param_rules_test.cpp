@@ -74,10 +74,10 @@ TEST(ParamRules, ValuesOutsideTheirRuleAreRefusedWithTheRule) {
   EXPECT_EQ(refusal({"Pattern=20"}),
             "--param Pattern=20: not a Pattern: expected 0 Uniform, 1 BitReversal, 2 "
             "BitComplement, 3 Transpose, 4 Shuffle, 5 Tornado, 6 Neighbor, 7 HotSpot, 8 "
-            "AllToAll, 9 Diagonal, 10 Asymmetric or 11 RandomPermutation (the code or the name) "
-            "(the program's TrafficPattern)");
+            "AllToAll, 9 Diagonal, 10 Asymmetric, 11 RandomPermutation or 12 BadDragon (the code "
+            "or the name) (the program's TrafficPattern)");
   for (const char* v :
-       {"Pattern=-1", "Pattern=255", "Pattern=12", "FlowControl=3", "FlowControl=256",
+       {"Pattern=-1", "Pattern=255", "Pattern=13", "FlowControl=3", "FlowControl=256",
         "QueueOverflow=2", "CreationProcess=3", "AtomicVcAllocation=2", "FlowControl=wormhole"})
     EXPECT_NE(refusal({v}).find("not a "), std::string::npos) << v;
   EXPECT_EQ(refusal({"LinkDelayClocks=300"}),

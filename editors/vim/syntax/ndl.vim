@@ -49,7 +49,8 @@ let s:forms = ['Topology', 'FlowControlMethod', 'NetworkChannelWidth',
       \ 'PredictorLatency', 'RouterFrequency', 'LinkDelay', 'CreditDelay',
       \ 'Seed', 'Measurement', 'WarmupMessages', 'MeasuredMessages',
       \ 'SimulationTime', 'ReportPairs', 'Sweep', 'import', 'override',
-      \ 'Nodes', 'Link', 'UnidirectionalLink', 'Endpoints', 'Concentration']
+      \ 'Nodes', 'Link', 'UnidirectionalLink', 'Endpoints', 'Concentration',
+      \ 'Groups']
 " END GENERATED forms
 " BEGIN GENERATED enums (editors/sync_names.py --write)
 let s:enums = ['StoreAndForward', 'Wormhole', 'VirtualCutThrough',
@@ -59,14 +60,14 @@ let s:enums = ['StoreAndForward', 'Wormhole', 'VirtualCutThrough',
       \ 'VectorRoutingUpDown', 'StarChannel', 'RecoverX', 'FatTreeUpDown',
       \ 'DragonflyMinimal', 'DragonflyValiant', 'DragonflyUgal',
       \ 'FlatFlyMinimal', 'FlatFlyValiant', 'ButterflyDestinationTag',
-      \ 'DISHA', 'Bernoulli', 'Periodic', 'OnOff', 'Steady', 'Burst',
+      \ 'DISHA', 'Bernoulli', 'Periodic', 'OnOff', 'Trace', 'Steady', 'Burst',
       \ 'Refuse', 'Block', 'HintBits', 'None', 'Drop', 'Avoid', 'Detect',
       \ 'DropAfterTimeout', 'Atomic', 'NonAtomic', 'First', 'Random',
       \ 'MostCredits', 'StraightFirst', 'Uniform', 'BitReversal',
       \ 'BitComplement', 'Transpose', 'Shuffle', 'Tornado', 'Neighbor',
       \ 'HotSpot', 'AllToAll', 'Diagonal', 'Asymmetric', 'RandomPermutation',
-      \ 'Ring', 'Mesh', 'Torus', 'Hypercube', 'RDT', 'FatTree', 'CMesh',
-      \ 'Dragonfly', 'DragonflyWired', 'FlattenedButterfly',
+      \ 'BadDragon', 'Ring', 'Mesh', 'Torus', 'Hypercube', 'RDT', 'FatTree',
+      \ 'CMesh', 'Dragonfly', 'DragonflyWired', 'FlattenedButterfly',
       \ 'FlattenedButterflyWired', 'Butterfly']
 " END GENERATED enums
 " BEGIN GENERATED keywords (editors/sync_names.py --write)

@@ -12,6 +12,7 @@
 #include <memory>
 #include <sstream>
 
+#include "ndl/runtime/app/line_reader.h"
 #include "ndl/runtime/app/pattern.h"
 
 namespace ndl::rt {
@@ -22,59 +23,25 @@ bool checkPatternPrograms(const PatternProgram& program, uint64_t budget,
 
 namespace {
 
-constexpr size_t kMaxErrors = 20;
-__extension__ using Int128 = __int128;  // exact quantities: mantissa times unit
-constexpr int64_t kMaxRepeat = 0xffffffffLL;
+using lines::editDistance;
+using lines::kSizeUnits;
+using lines::kTimeUnits;
+using lines::Token;
 
-struct Token {
-  std::string_view text;
-  uint32_t col = 1;
-};
+constexpr int64_t kMaxRepeat = 0xffffffffLL;
 
 constexpr std::array<std::string_view, 13> kDirectives = {
     "nodes", "node", "compute", "send", "recv", "repeat", "end",
     "barrier", "alltoall", "broadcast", "reduce", "mark", "wait"};
 
-size_t editDistance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
-struct Unit {
-  std::string_view name;
-  int64_t scale;  // bits, or picoseconds
-};
-constexpr std::array<Unit, 4> kSizeUnits = {
-    {{"bit", 1}, {"byte", 8}, {"Kbyte", 8 * 1024}, {"Mbyte", 8 * 1024 * 1024}}};
-constexpr std::array<Unit, 10> kTimeUnits = {{{"sec", 1000000000000},
-                                             {"s", 1000000000000},
-                                             {"msec", 1000000000},
-                                             {"ms", 1000000000},
-                                             {"usec", 1000000},
-                                             {"us", 1000000},
-                                             {"nsec", 1000},
-                                             {"ns", 1000},
-                                             {"psec", 1},
-                                             {"ps", 1}}};
-
-class Reader {
+class Reader : public lines::LineReader {
  public:
   // counts == nullptr: the first pass, which checks every line and counts each node's
   // operations; then a second pass places them into arrays of exactly that size, so the
   // peak memory is the program's 24 bytes per operation, not growing vectors and a copy.
   Reader(const std::string& name, const PatternLimits& limits, std::vector<PatternError>& errors,
          const std::vector<uint64_t>* counts)
-      : limits_(limits), errors_(errors), counts_(counts) {
+      : LineReader(limits, errors), counts_(counts) {
     program_.path = name;
     if (!counts_) return;
     program_.nodes = limits_.nodes;
@@ -91,25 +58,7 @@ class Reader {
   }
 
   void line(std::string_view text, uint32_t number) {
-    if (number == 1 && text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);  // UTF-8 BOM
-    line_ = number;
-    text_ = text;
-    tokens_.clear();
-    size_t i = 0;
-    while (i < text.size()) {
-      if (text[i] == ';') break;
-      if (text[i] == ' ' || text[i] == '\t' || text[i] == '\r') {
-        ++i;
-        continue;
-      }
-      const size_t start = i;
-      while (i < text.size() && text[i] != ' ' && text[i] != '\t' && text[i] != '\r' &&
-             text[i] != ';')
-        ++i;
-      tokens_.push_back({text.substr(start, i - start), static_cast<uint32_t>(start + 1)});
-    }
-    if (tokens_.empty()) return;
-    directive();
+    if (tokenize(text, number)) directive();
   }
 
   // The end of the first pass: false if the pattern has errors.
@@ -147,9 +96,9 @@ class Reader {
     return std::move(program_);
   }
 
-  bool full() const { return errors_.size() >= kMaxErrors; }
 
  private:
+  using LineReader::size;
   struct Level {
     int64_t count = 0;
     PatternSite site;
@@ -167,135 +116,6 @@ class Reader {
     if (takes_time) l.timed = true;
     l.zero_steps = std::min(l.zero_steps + steps, kPatternMaxZeroTimeSteps + 1);
   }
-
-  void error(PatternErrorKind kind, uint32_t line, uint32_t col, size_t length,
-             std::string message, std::string hint, std::string_view text) {
-    if (errors_.size() >= kMaxErrors) return;
-    PatternError e;
-    e.kind = kind;
-    e.line = line;
-    e.col = col;
-    e.length = static_cast<uint32_t>(std::max<size_t>(1, length));
-    e.message = std::move(message);
-    e.hint = std::move(hint);
-    e.text = std::string(text);
-    errors_.push_back(std::move(e));
-  }
-  void error(PatternErrorKind kind, const Token& at, std::string message, std::string hint) {
-    error(kind, line_, at.col, at.text.size(), std::move(message), std::move(hint), text_);
-  }
-
-  bool arity(size_t min, size_t max, std::string_view usage) {
-    if (tokens_.size() - 1 >= min && tokens_.size() - 1 <= max) return true;
-    const Token& at = tokens_.size() - 1 > max ? tokens_[max + 1] : tokens_[0];
-    error(PatternErrorKind::kSyntax, at,
-          tokens_.size() - 1 > max ? fmt::format("unexpected '{}' after {}", at.text,
-                                                 tokens_[0].text)
-                                   : fmt::format("{} needs more operands", tokens_[0].text),
-          fmt::format("write `{}`", usage));
-    return false;
-  }
-
-  // A non-negative integer; false (reported) if it is not one or exceeds max.
-  bool integer(const Token& t, int64_t max, std::string_view what, int64_t* out) {
-    int64_t v = 0;
-    if (t.text.empty()) {
-      error(PatternErrorKind::kSyntax, t, fmt::format("{} is missing", what),
-            "write a whole number such as 3");
-      return false;
-    }
-    for (char ch : t.text) {
-      if (ch < '0' || ch > '9') {
-        error(PatternErrorKind::kSyntax, t, fmt::format("'{}' is not {}", t.text, what),
-              "write a whole number such as 3");
-        return false;
-      }
-      v = v * 10 + (ch - '0');
-      if (v > max) {
-        error(PatternErrorKind::kSize, t, fmt::format("{} {} is out of range", what, t.text),
-              fmt::format("at most {}", max));
-        return false;
-      }
-    }
-    *out = v;
-    return true;
-  }
-
-  // A quantity "2.5usec": value * scale of its unit, exactly, as an integer.
-  template <size_t K>
-  bool quantity(const Token& t, const std::array<Unit, K>& units, std::string_view what,
-                std::string_view example, int64_t* out) {
-    size_t i = 0;
-    Int128 mantissa = 0;
-    int64_t decimals = 0;
-    bool digits = false, point = false, huge = false, inexact = false;
-    for (; i < t.text.size(); ++i) {
-      const char ch = t.text[i];
-      if (ch >= '0' && ch <= '9') {
-        digits = true;
-        // Past 2^80 (times a unit of at most 2^40, still within 128 bits) the value is too
-        // large anyway; past 30 decimals it is not a whole number of the unit's base.
-        if (!point && mantissa >= (Int128{1} << 80)) {
-          huge = true;
-        } else if (point && (decimals >= 30 || mantissa >= (Int128{1} << 80))) {
-          inexact = inexact || ch != '0';
-        } else {
-          mantissa = mantissa * 10 + (ch - '0');
-          if (point) ++decimals;
-        }
-      } else if (ch == '.' && !point) {
-        point = true;
-      } else {
-        break;
-      }
-    }
-    const std::string_view unit = t.text.substr(i);
-    const Unit* u = nullptr;
-    for (const Unit& c : units)
-      if (c.name == unit) u = &c;
-    if (!digits || !u) {
-      std::string names;
-      for (const Unit& c : units) names += fmt::format("{}{}", names.empty() ? "" : ", ", c.name);
-      error(PatternErrorKind::kSyntax, t,
-            !digits          ? fmt::format("'{}' is not {}", t.text, what)
-            : unit.empty()   ? fmt::format("'{}' has no unit", t.text)
-                             : fmt::format("'{}' is not a unit of {}", unit, what),
-            fmt::format("write {} such as {} (units: {})", what, example, names));
-      return false;
-    }
-    Int128 v = mantissa * u->scale;
-    Int128 div = 1;
-    for (int64_t d = 0; d < decimals; ++d) div *= 10;
-    if (inexact || v % div != 0) {
-      error(PatternErrorKind::kSize, t,
-            fmt::format("{} is not a whole number of {}", t.text,
-                        units.size() == kSizeUnits.size() ? "bits" : "picoseconds"),
-            fmt::format("round it to whole {}", units.size() == kSizeUnits.size() ? "bits" : "ps"));
-      return false;
-    }
-    v /= div;
-    if (huge || v > kPatternMaxValue) {
-      error(PatternErrorKind::kSize, t, fmt::format("{} {} is too large", what, t.text),
-            "sizes are at most 2^55 bits and times at most 2^55 ps (10 hours)");
-      return false;
-    }
-    *out = static_cast<int64_t>(v);
-    return true;
-  }
-
-  bool size(const Token& t, int64_t* bits) {
-    if (!quantity(t, kSizeUnits, "a size", "64byte", bits)) return false;
-    if (*bits < 1 || *bits > limits_.max_bits) {
-      error(PatternErrorKind::kSize, t,
-            fmt::format("message size {} is out of range: {} bits", t.text, *bits),
-            *bits < 1 ? std::string("a message carries at least 1 bit")
-                      : fmt::format("at most {} bits: {}", limits_.max_bits,
-                                    limits_.max_bits_reason));
-      return false;
-    }
-    return true;
-  }
-
   // A node: absolute "5", or "+1"/"-1" relative to the node whose program it is in.
   struct Peer {
     bool relative = false;
@@ -707,12 +527,7 @@ class Reader {
     return peer(t, out);
   }
 
-  const PatternLimits& limits_;
-  std::vector<PatternError>& errors_;
   PatternProgram program_;
-  uint32_t line_ = 0;
-  std::string_view text_;
-  std::vector<Token> tokens_;
   bool seen_nodes_ = false;
   bool seen_section_ = false;
   int64_t from_ = 0, to_ = -1;

@@ -193,6 +193,12 @@ bool applyAbiParams(AbiValues& values, const std::vector<std::string>& assignmen
   // compiled in is set to its neutral value.
   static constexpr int64_t kHotSpot = *paramEnumCode("Pattern", "HotSpot");
   const int64_t pattern = values.i64[NDL_P_Pattern];
+  if (pattern == *paramEnumCode("Pattern", "BadDragon") && values.i64[NDL_P_GroupEndpoints] < 1) {
+    return fail(named("Pattern", "BadDragon"),
+                "this simulator's network declares no groups of endpoints: BadDragon sends to "
+                "the next group, as the topology states with (Groups n) (the stdlib's "
+                "Dragonfly does)");
+  }
   double& share = values.f64[NDL_P_HotSpotShare];
   if (pattern == kHotSpot) {
     if (values.i64[NDL_P_HotSpotCount] < 1) {
@@ -244,17 +250,23 @@ bool applyAbiParams(AbiValues& values, const std::vector<std::string>& assignmen
     }
     measurement = *paramEnumCode("Measurement", "Burst");
   }
+  const bool trace = !values.str[NDL_P_TraceFile].empty();
   if (measurement == kSteady) {
     if (!values.str[NDL_P_PatternFile].empty()) {
       return fail(named("Measurement", "Steady"),
                   "a pattern file's run ends when its application completes; it has no steady "
                   "state to measure");
     }
+    if (trace) {
+      return fail(named("Measurement", "Steady"),
+                  "a trace's run (TraceFile) ends when its last message has arrived; it has no "
+                  "steady state to measure: give Measurement=Burst");
+    }
     values.i64[NDL_P_CreationMax] = 0;
     values.i64[NDL_P_WarmupMessages] = 0;
     values.i64[NDL_P_MeasuredMessages] = 0;
   } else if (values.i64[NDL_P_CreationMax] == 0 && !wasGiven("CreationMax") &&
-             values.str[NDL_P_PatternFile].empty()) {
+             values.str[NDL_P_PatternFile].empty() && !trace) {
     values.i64[NDL_P_CreationMax] = 10000;  // MessageCreationMax's default
   }
   // OnOff's burst and duty act only under OnOff, and it needs both.
@@ -310,8 +322,18 @@ bool applyAbiParams(AbiValues& values, const std::vector<std::string>& assignmen
                 "packets in deadlocks (DeadlockHandling Drop or DropAfterTimeout, compiled in): "
                 "write (DeadlockHandling Avoid) in the program and rebuild");
   }
-  // A rate of 0 switches synthetic traffic off; then a pattern file must be the load.
-  if (values.f64[NDL_P_CreationRate] == 0 && values.str[NDL_P_PatternFile].empty()) {
+  // A trace is the load (the checker's rule): no synthetic traffic beside it, nor programs.
+  if (trace && values.f64[NDL_P_CreationRate] != 0) {
+    return fail(named("TraceFile", ""),
+                "a trace is the load, and this run also creates synthetic messages "
+                "(CreationRate above 0): give CreationRate=0 too");
+  }
+  if (trace && !values.str[NDL_P_PatternFile].empty()) {
+    return fail(named("TraceFile", ""),
+                "a trace is the load, and this run also has a pattern file (PatternFile)");
+  }
+  // A rate of 0 switches synthetic traffic off; then a pattern file or a trace must be the load.
+  if (values.f64[NDL_P_CreationRate] == 0 && values.str[NDL_P_PatternFile].empty() && !trace) {
     return fail(named("CreationRate", "0"),
                 "synthetic traffic is off (CreationRate 0) and this run has no pattern file "
                 "(PatternFile): nothing would be sent");
@@ -379,6 +401,7 @@ void setRuntimeParams(const AbiValues& values, SimParams& p) {
   p.data_output_file = values.str[NDL_P_DataOutputFile];
   p.screen_output_file = values.str[NDL_P_ScreenOutputFile];
   p.pattern_file = values.str[NDL_P_PatternFile];  // read by simulatorMain
+  p.trace_file = values.str[NDL_P_TraceFile];      // likewise
   p.expand_rate = f[NDL_P_ExpandRate];
 }
 

@@ -198,6 +198,15 @@ std::string validate(const SimParams& p, int32_t nodes) {
     return fmt::format("{} needs a power-of-two node count, the network has {}",
                        patternName(p.pattern), nodes);
   }
+  bool bad_dragon = p.pattern == TrafficPattern::kBadDragon;
+  for (const SimParams::TrafficClass& c : p.classes)
+    bad_dragon = bad_dragon || c.pattern == TrafficPattern::kBadDragon;
+  const int32_t group = p.pattern_params.group_endpoints;
+  if (bad_dragon && (group < 1 || nodes % group != 0 || nodes / group < 2)) {
+    return fmt::format("BadDragon needs groups of endpoints that make two groups at least; the "
+                       "network has {} endpoints in groups of {}",
+                       nodes, group);
+  }
   if (p.pattern == TrafficPattern::kHotSpot) {
     if (p.pattern_params.hotspot_nodes.empty()) return "HotSpot needs at least one node";
     for (int32_t n : p.pattern_params.hotspot_nodes) {

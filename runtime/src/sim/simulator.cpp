@@ -257,7 +257,7 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
       params.time_limit_clocks > 0
           ? params.time_limit_clocks
           : (params.creation_max == 0 && params.measured_messages == 0 && !app &&
-                     !stats.steady()
+                     !stats.steady() && params.script.empty()
                  ? options.default_time_limit_clocks
                  : INT64_MAX);
   const int64_t detect = params.deadlock_detect_clocks > 0
@@ -540,7 +540,13 @@ Results Simulator::run(const RunOptions& options) {
   out.links = s.topology.links;
   out.diameter = s.topology.diameter;
   out.avg_distance = s.topology.avg_distance;
-  out.params = s.params;
+  {
+    // The results need the script's size only (params.trace_messages); a trace may hold
+    // millions of messages, which are not copied.
+    std::vector<ScriptedMessage> script = std::move(s.params.script);
+    out.params = s.params;
+    s.params.script = std::move(script);
+  }
   out.cycle_ns = 1e9 / s.params.network_frequency_hz;
   logRunStart(out.nodes, s.params.flow_control, s.params.seed);
 

@@ -21,6 +21,7 @@
 #include "ndl/runtime/sim/simulator.h"
 #include "ndl/runtime/stats/json_output.h"
 #include "ndl/runtime/stats/report.h"
+#include "ndl/runtime/traffic/trace.h"
 
 namespace ndl::rt {
 namespace {
@@ -135,16 +136,28 @@ int runMain(int argc, char** argv, NetworkDesc desc, const ParamTables* tables,
   syncMessagePackets(params);
   // Patterns, pattern files, scripts and pairs number endpoints.
   const int32_t endpoints = EndpointLayout(desc).endpoints();
-  if (!params.pattern_file.empty()) {
-    // Read at every start, with the same checks as ndlc check: the file may have changed
-    // since the simulator was built.
+  // Pattern files and traces are read at every start, with the same checks as ndlc check: a
+  // file may have changed since the simulator was built.
+  const PatternLimits file_limits =
+      patternLimits(endpoints, params.packet_per_message, params.channel_width_bits,
+                    params.data_bits_per_packet, params.flow_control != FlowControl::kWormhole,
+                    params.buffer_flits);
+  if (!params.trace_file.empty()) {
     std::vector<PatternError> errors;
-    std::optional<PatternProgram> program = readPatternFile(
-        params.pattern_file,
-        patternLimits(endpoints, params.packet_per_message,
-                      params.channel_width_bits, params.data_bits_per_packet,
-                      params.flow_control != FlowControl::kWormhole, params.buffer_flits),
-        errors);
+    std::optional<std::vector<ScriptedMessage>> trace =
+        readTraceFile(params.trace_file, file_limits, errors);
+    if (!trace) {
+      for (const PatternError& e : errors)
+        std::fputs(formatPatternError(params.trace_file, e).c_str(), stderr);
+      return 1;
+    }
+    params.trace_messages = static_cast<int64_t>(trace->size());
+    params.script = std::move(*trace);
+  }
+  if (!params.pattern_file.empty()) {
+    std::vector<PatternError> errors;
+    std::optional<PatternProgram> program =
+        readPatternFile(params.pattern_file, file_limits, errors);
     if (!program) {
       for (const PatternError& e : errors)
         std::fputs(formatPatternError(params.pattern_file, e).c_str(), stderr);

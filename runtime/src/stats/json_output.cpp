@@ -180,6 +180,12 @@ nlohmann::json toJson(const SimParams& p) {
     out["OnOffBurst_clocks"] = p.on_off_burst_clocks;
     out["OnOffDuty"] = p.on_off_duty;
   }
+  // Likewise only with a trace: its path and its count of messages.
+  if (!p.trace_file.empty()) {
+    out["creation_process"] = "trace";
+    out["TraceFile"] = p.trace_file;
+    out["trace_messages"] = p.trace_messages;
+  }
   return out;
 }
 

@@ -55,7 +55,10 @@ std::string formatReport(const Results& r) {
           ? fmt::format(", on/off (bursts of {} clocks on average, on {:.4g}% of the time)",
                         p.on_off_burst_clocks, p.on_off_duty * 100)
           : std::string();
-  if (p.pattern_file.empty()) {
+  if (!p.trace_file.empty()) {
+    s += fmt::format("  traffic: trace {} ({} message{}), seed {}\n", p.trace_file,
+                     p.trace_messages, p.trace_messages == 1 ? "" : "s", p.seed);
+  } else if (p.pattern_file.empty()) {
     s += fmt::format("  traffic {}{}, seed {}\n", pattern, process, p.seed);
   } else if (synthetic) {
     s += fmt::format("  traffic: pattern file {} (processor speed-up {}) and {} background{}, seed {}\n",

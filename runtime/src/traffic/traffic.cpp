@@ -105,6 +105,14 @@ int32_t diagonalDest(TrafficContext& ctx) {
   return selfIsNone(ctx, (ctx.node + 1) % ctx.nodes);
 }
 
+int32_t badDragonDest(TrafficContext& ctx) {
+  // BookSim2: RandomInt(G - 1) + (src / G + 1) G, mod N, with G the group's endpoints (its
+  // RandomInt(m) draws 0..m): every message leaves its group for the next one.
+  const int32_t g = ctx.params->group_endpoints;
+  const int32_t at = static_cast<int32_t>(ctx.rng->below(static_cast<uint64_t>(g)));
+  return (at + (ctx.node / g + 1) * g) % ctx.nodes;
+}
+
 int32_t asymmetricDest(TrafficContext& ctx) {
   const int32_t half = ctx.nodes / 2;
   if (half == 0) return kNoMessage;
@@ -148,6 +156,8 @@ DestFn destFnFor(TrafficPattern pattern) {
       return allToAllDest;
     case TrafficPattern::kDiagonal:
       return diagonalDest;
+    case TrafficPattern::kBadDragon:
+      return badDragonDest;
     case TrafficPattern::kAsymmetric:
       return asymmetricDest;
     case TrafficPattern::kRandomPermutation:
@@ -159,7 +169,7 @@ DestFn destFnFor(TrafficPattern pattern) {
 }
 
 namespace {
-constexpr std::array<std::pair<TrafficPattern, std::string_view>, 13> kNames = {{
+constexpr std::array<std::pair<TrafficPattern, std::string_view>, 14> kNames = {{
     {TrafficPattern::kUniform, "Uniform"},
     {TrafficPattern::kBitReversal, "BitReversal"},
     {TrafficPattern::kBitComplement, "BitComplement"},
@@ -170,6 +180,7 @@ constexpr std::array<std::pair<TrafficPattern, std::string_view>, 13> kNames = {
     {TrafficPattern::kHotSpot, "HotSpot"},
     {TrafficPattern::kAllToAll, "AllToAll"},
     {TrafficPattern::kDiagonal, "Diagonal"},
+    {TrafficPattern::kBadDragon, "BadDragon"},
     {TrafficPattern::kAsymmetric, "Asymmetric"},
     {TrafficPattern::kRandomPermutation, "RandomPermutation"},
     {TrafficPattern::kCustom, "Custom"},

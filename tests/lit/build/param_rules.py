@@ -13,8 +13,8 @@ uniform, hot, out = sys.argv[1], sys.argv[2], sys.argv[3]
 REBUILD = "shapes the simulator itself; change it in the program and rebuild (ndlc run FILE " \
           "--set ... rebuilds when needed)"
 PATTERNS = "0 Uniform, 1 BitReversal, 2 BitComplement, 3 Transpose, 4 Shuffle, 5 Tornado, " \
-           "6 Neighbor, 7 HotSpot, 8 AllToAll, 9 Diagonal, 10 Asymmetric or 11 " \
-           "RandomPermutation (the code or the name) (the program's TrafficPattern)"
+           "6 Neighbor, 7 HotSpot, 8 AllToAll, 9 Diagonal, 10 Asymmetric, 11 " \
+           "RandomPermutation or 12 BadDragon (the code or the name) (the program's TrafficPattern)"
 SEED = "expected an unsigned integer, 0 to 18446744073709551615"
 
 # (simulator, arguments, exit code, first line of stderr; None: not checked)
@@ -37,6 +37,17 @@ CASES = [
     (uniform, ["--param", "CreationProcess=2"], 2,
      "error: --param CreationProcess=2: OnOff needs OnOffBurstClocks (the mean on period, at "
      "least 1) and OnOffDuty (the share of the time on, above 0 and at most 1)"),
+    # A trace is the load: not beside synthetic messages, and without a steady state; it is
+    # read when the simulator starts.
+    (uniform, ["--param", "TraceFile=/no/such.trace"], 2,
+     "error: --param TraceFile=/no/such.trace: a trace is the load, and this run also creates "
+     "synthetic messages (CreationRate above 0): give CreationRate=0 too"),
+    (uniform, ["--param", "TraceFile=/no/such.trace", "--param", "CreationRate=0",
+               "--param", "Measurement=Steady"], 2,
+     "error: --param Measurement=Steady: a trace's run (TraceFile) ends when its last message "
+     "has arrived; it has no steady state to measure: give Measurement=Burst"),
+    (uniform, ["--param", "TraceFile=/no/such.trace", "--param", "CreationRate=0"], 1,
+     "/no/such.trace: error: cannot read the trace file '/no/such.trace'"),
     # Entries the compiler derives with the packet's layout.
     (uniform, ["--param", "ChannelWidthBits=64"], 2, f"error: --param ChannelWidthBits=64: ChannelWidthBits {REBUILD}"),
     (uniform, ["--param", "HeaderFlits=3"], 2, f"error: --param HeaderFlits=3: HeaderFlits {REBUILD}"),

@@ -5,7 +5,8 @@ so the pairs table counts the messages of each (source, destination); a run of a
 messages must use exactly the pairs the definition allows (all of them for a deterministic
 pattern, whose every source that does not map onto itself sends), and none other.
 
-Networks: a 4x4 mesh and torus (node = x + 4y), an 8-node ring, a 16-node hypercube.
+Networks: a 4x4 mesh and torus (node = x + 4y), an 8-node ring, a 16-node hypercube; BadDragon
+on a dragonfly of 9 groups of 8 endpoints.
 """
 import csv
 import pathlib
@@ -133,3 +134,26 @@ for seed in (1, 2, 1):
     maps.append({s: next(iter(v)) for s, v in m.items()})
 check("RandomPermutation: the same seed, the same map", maps[0] == maps[2])
 check("RandomPermutation: another seed, another map", maps[0] != maps[1])
+
+# BadDragon (BookSim2's bad_dragon) on the stdlib's Dragonfly p=2 a=4 h=2: 9 groups of 4
+# routers, groups of a p = 8 endpoints; a source in group G sends to an endpoint of group
+# G + 1 (mod 9), uniformly: every message there, and with 20,000 messages (about 35 per pair)
+# every one of its 8 endpoints used.
+G, GROUPS = 8, 9
+N = G * GROUPS
+pairs = " ".join(f"({a} {b})" for a in range(N) for b in range(N) if a != b)
+r = ndltest.run(NDLC, OUT, "dragonfly-BadDragon",
+                "(Topology (Dragonfly 2 4 2))\n(NetworkChannelWidth 32bit)\n"
+                "(NetworkFrequency 100MHz)\n(NetworkPacketSize 128bit)\n(VirtualChannels 2)\n"
+                "(MessageCreationRate 2%)\n(MessageCreationMax 20000)\n(TrafficPattern BadDragon)\n"
+                f"(ReportPairs {pairs})\n")
+got = set()
+with open(OUT / "dragonfly-BadDragon.pairs.csv") as f:
+    for row in csv.DictReader(f):
+        if int(row["latency_cycles.message.count"]):
+            got.add((int(row["src"]), int(row["dst"])))
+want = {(s, d) for s in range(N) for d in range(N) if d // G == (s // G + 1) % GROUPS}
+check("dragonfly BadDragon: every message goes to the next group", got <= want,
+      str(sorted(got - want)[:4]))
+check("dragonfly BadDragon: every endpoint of the next group is used", want <= got,
+      str(sorted(want - got)[:4]))

@@ -39,7 +39,8 @@
   X(MispredictionCheck) /* 0 HintBits, 1 None (kMispredictionCheckNames) */                     \
   X(PortStateCount) /* rings per port or router: ndl_port_states' rows of 4 */             \
   X(Measurement) /* ndl::rt::Measurement */                                                    \
-  X(TrafficClassCount) /* (TrafficClass ...) forms; 0 without: ndl_traffic_classes' rows */
+  X(TrafficClassCount) /* (TrafficClass ...) forms; 0 without: ndl_traffic_classes' rows */ \
+  X(GroupEndpoints) /* the topology's (Groups n); 0 without (BadDragon needs it) */
 
 // Real parameters: ndl_params_f64[NDL_P_<Name>].
 #define NDL_ABI_F64_PARAMS(X) \
@@ -50,12 +51,13 @@
 
 // Strings: ndl_params_str[NDL_P_<Name>]. DimNames: the port dimensions' names, comma-separated;
 // HeaderFieldNames: the routing's header fields', likewise; ClassNames: its network VC classes';
-// TrafficClassNames: the traffic classes', comma-separated; SelectionName: the selection written in NDL (Selection 4), else empty; RouterPipeline: the
+// TrafficClassNames: the traffic classes', comma-separated; TraceFile: the absolute path of
+// (InjectionProcess (Trace "file")), else empty; SelectionName: the selection written in NDL (Selection 4), else empty; RouterPipeline: the
 // stages' router clocks as "IB 1 RC 3 VA 1 SA 1 ST 1", else empty.
 #define NDL_ABI_STR_PARAMS(X)                                                              \
   X(TopologyName) X(TopologyKind) X(RoutingName) X(DataOutputFile) X(ScreenOutputFile) \
       X(DimNames) X(HeaderFieldNames) X(ClassNames) X(SelectionName) X(PatternFile)      \
-          X(RouterPipeline) X(PredictorName) X(PredictivePath) X(TrafficClassNames)
+          X(RouterPipeline) X(PredictorName) X(PredictivePath) X(TrafficClassNames) X(TraceFile)
 
 // The entries a built simulator lets `--param Name=Value` change, with their rules, are the
 // rows of param_rules.h (kParamRules): the entry reads them into SimParams at start-up and

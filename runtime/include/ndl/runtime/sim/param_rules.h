@@ -62,7 +62,8 @@ inline constexpr std::string_view kMispredictionCheckNames[] = {"HintBits", "Non
 inline constexpr std::string_view kPatternNames[] = {"Uniform",   "BitReversal", "BitComplement",
                                                      "Transpose", "Shuffle",     "Tornado",
                                                      "Neighbor",  "HotSpot",     "AllToAll",
-                                                     "Diagonal",  "Asymmetric",  "RandomPermutation"};
+                                                     "Diagonal",  "Asymmetric",  "RandomPermutation",
+                                                     "BadDragon"};
 
 namespace param_rules_detail {
 inline constexpr int64_t kI64Max = std::numeric_limits<int64_t>::max();
@@ -191,6 +192,9 @@ inline constexpr ParamRule kParamRules[] = {
     param_rules_detail::text("ScreenOutputFile", NDL_P_ScreenOutputFile, "ScreenOutputFile"),
     // The absolute path of the CommunicationPatternFile, read at start-up.
     param_rules_detail::text("PatternFile", NDL_P_PatternFile, "CommunicationPatternFile"),
+    // The absolute path of (InjectionProcess (Trace "file")), read at start-up; its messages
+    // join any synthetic load (CreationRate 0: they are the load).
+    param_rules_detail::text("TraceFile", NDL_P_TraceFile, "InjectionProcess"),
 };
 
 // The rule of a --param entry; nullptr for an entry that shapes the simulator, or no entry.

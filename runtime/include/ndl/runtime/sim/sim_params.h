@@ -90,6 +90,10 @@ struct SimParams {
   DestFn dest_fn = nullptr;             // kCustom (generated code); otherwise the reference pattern
   std::string pattern_name;             // for reports when kCustom
   std::vector<ScriptedMessage> script;  // extra messages, in clock order
+  // (InjectionProcess (Trace "file")): its path (for the results); its messages, read at
+  // start-up, are the script; their count, for the results.
+  std::string trace_file;
+  int64_t trace_messages = 0;
   // CommunicationPatternFile: its path (for the results) and the programs read from it, run
   // closed-loop beside any synthetic traffic; the run ends when the application completes.
   std::string pattern_file;

@@ -26,12 +26,14 @@ enum class TrafficPattern : uint8_t {
   kDiagonal,           // BookSim2's diagonal: node + 1 with probability 1/3, else itself
   kAsymmetric,         // BookSim2's asymmetric: n mod N/2, plus N/2 with probability 1/2
   kRandomPermutation,  // BookSim2's randperm: a permutation drawn from the seed
+  kBadDragon,          // BookSim2's bad_dragon: uniform over the next group of endpoints
   kCustom,
 };
 
 struct PatternParams {
   double hotspot_ratio = 0.0;          // share of messages sent to a hot spot
   std::vector<int32_t> hotspot_nodes;  // the hot spots, chosen uniformly
+  int32_t group_endpoints = 0;         // (Groups n) of the topology; 0: none
 };
 
 struct TrafficContext {
@@ -56,6 +58,7 @@ int32_t neighborDest(TrafficContext& ctx);
 int32_t hotSpotDest(TrafficContext& ctx);
 int32_t allToAllDest(TrafficContext& ctx);
 int32_t diagonalDest(TrafficContext& ctx);
+int32_t badDragonDest(TrafficContext& ctx);
 int32_t asymmetricDest(TrafficContext& ctx);
 // The source's destination is its pattern state, set by randomPermutation().
 int32_t randomPermutationDest(TrafficContext& ctx);
