@@ -200,7 +200,8 @@ int runMain(int argc, char** argv, NetworkDesc desc, const ParamTables* tables,
 
   Results results;
   try {
-    Simulator sim(std::move(desc), params);
+    // Moved: a trace's messages (params.script) are held by the simulator only.
+    Simulator sim(std::move(desc), std::move(params));
     RunOptions options;
     options.progress = !quiet;
     // Ctrl-C ends the run at the next check; what was measured is written.
@@ -235,11 +236,12 @@ int runMain(int argc, char** argv, NetworkDesc desc, const ParamTables* tables,
     }
   };
   // Each file is written whatever became of the others.
-  if (!params.screen_output_file.empty()) {
-    check(writeReport(results, params.screen_output_file, &error));
+  const SimParams& ran = results.params;
+  if (!ran.screen_output_file.empty()) {
+    check(writeReport(results, ran.screen_output_file, &error));
   }
-  if (!params.data_output_file.empty()) {
-    check(writeDataOutput(results, params.data_output_file, &error));
+  if (!ran.data_output_file.empty()) {
+    check(writeDataOutput(results, ran.data_output_file, &error));
   }
   // The tables before the JSON, which names those written.
   TableFiles table_files;
