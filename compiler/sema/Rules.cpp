@@ -873,15 +873,34 @@ class Resolver {
         .note(valueRange(FormId::MessageCreationInterval), "interval given here");
   }
 
+  // A form that shapes synthetic messages, and why it changes nothing beside another load.
+  struct Unused {
+    FormId id;
+    std::string_view why;
+  };
+  // `no-effect` at each given form of `unused`: "<form> <context> <why>", with a note at the
+  // form that names the load.
+  template <size_t N>
+  void warnUnused(const Unused (&unused)[N], std::string_view context, std::string_view hint,
+                  FormId load, std::string_view namedHere) {
+    for (const Unused& u : unused) {
+      if (!given(u.id)) continue;
+      // Under (NetworkPacketSize Message) the longest message sizes the packets and buffers.
+      if (u.id == FormId::MessageLength && p_.packetPerMessage) continue;
+      diags_
+          .report(DiagKind::NoEffect, valueRange(u.id),
+                  fmt::format("{} {} {}", name(u.id), context, u.why))
+          .withHint(std::string(hint))
+          .note(valueRange(load), std::string(namedHere));
+    }
+  }
+
   // A pattern file without synthetic traffic is the whole load: its programs create every
   // message, name its destination and size, and are never refused; the forms that shape
   // synthetic messages would change nothing.
   void syntheticOnly() {
-    if (!given(FormId::CommunicationPatternFile) || synthetic()) return;
-    struct Unused {
-      FormId id;
-      std::string_view why;
-    };
+    // Beside a trace the pattern file is refused, and traceOnly() warns of the forms.
+    if (!given(FormId::CommunicationPatternFile) || synthetic() || trace()) return;
     static constexpr Unused kUnused[] = {
         {FormId::MessageCreationMax, "the pattern's programs create every message"},
         {FormId::TrafficPattern, "the pattern's sends name each destination"},
@@ -890,21 +909,10 @@ class Resolver {
         {FormId::InjectionQueueOverflow, "a pattern's messages are never refused"},
         {FormId::InjectionProcess, "the pattern's programs decide when each message is sent"},
     };
-    for (const Unused& u : kUnused) {
-      if (!given(u.id)) continue;
-      // Under (NetworkPacketSize Message) the longest message sizes the packets and buffers.
-      if (u.id == FormId::MessageLength && p_.packetPerMessage) continue;
-      if (u.id == FormId::InjectionProcess && trace()) continue;  // traceOnly() refuses the two
-      diags_
-          .report(DiagKind::NoEffect, valueRange(u.id),
-                  fmt::format("{} has no effect: with a CommunicationPatternFile and no "
-                              "synthetic traffic, {}",
-                              name(u.id), u.why))
-          .withHint(
-              "remove it, or give a MessageCreationRate above 0% or a "
-              "MessageCreationInterval for synthetic background traffic, which it shapes")
-          .note(valueRange(FormId::CommunicationPatternFile), "the pattern file is named here");
-    }
+    warnUnused(kUnused, "has no effect: with a CommunicationPatternFile and no synthetic traffic,",
+               "remove it, or give a MessageCreationRate above 0% or a MessageCreationInterval "
+               "for synthetic background traffic, which it shapes",
+               FormId::CommunicationPatternFile, "the pattern file is named here");
   }
 
   // A trace gives every message's clock, source, destination and size (docs/workloads.md,
@@ -933,26 +941,13 @@ class Resolver {
                         : "remove it: the trace is the load")
           .note(valueRange(FormId::InjectionProcess), "the trace is named here");
     }
-    struct Unused {
-      FormId id;
-      std::string_view why;
-    };
     static constexpr Unused kUnused[] = {
         {FormId::MessageCreationMax, "the trace's messages are all created"},
         {FormId::TrafficPattern, "each line of the trace names its destination"},
         {FormId::MessageLength, "each line of the trace gives its message's size"},
     };
-    for (const Unused& u : kUnused) {
-      if (!given(u.id)) continue;
-      // Under (NetworkPacketSize Message) the longest message sizes the packets and buffers.
-      if (u.id == FormId::MessageLength && p_.packetPerMessage) continue;
-      diags_
-          .report(DiagKind::NoEffect, valueRange(u.id),
-                  fmt::format("{} has no effect with (InjectionProcess (Trace ...)): {}",
-                              name(u.id), u.why))
-          .withHint("remove it")
-          .note(valueRange(FormId::InjectionProcess), "the trace is named here");
-    }
+    warnUnused(kUnused, "has no effect with (InjectionProcess (Trace ...)):", "remove it",
+               FormId::InjectionProcess, "the trace is named here");
   }
 
   // Steady state by default (docs/runtime.md 3.1). The forms of INSIGHT's finite burst select
