@@ -116,15 +116,8 @@ void checkTraceFile(FrontEndResult& result, SourceManager& sources, DiagnosticEn
   const SourceRange at = p.traceFileRange;
   p.traceFile = resolvePath(p.traceFile, at, sources);
   std::vector<rt::PatternError> errors;
-  std::error_code ec;
-  std::optional<std::vector<rt::ScriptedMessage>> trace;
-  if (fs::is_directory(p.traceFile, ec)) {
-    errors.push_back({rt::PatternErrorKind::kFile, 0, 1, 1,
-                      fmt::format("the trace file '{}' is a directory", p.traceFile),
-                      "name a trace file (docs/workloads.md, \"Message traces\")", ""});
-  } else {
-    trace = rt::readTraceFile(p.traceFile, limitsOf(result), errors);
-  }
+  std::optional<std::vector<rt::ScriptedMessage>> trace =
+      rt::readTraceFile(p.traceFile, limitsOf(result), errors);
   reportFileErrors(errors, p.traceFile, at, "the trace is named here", traceKindOf, sources,
                    diags);
   if (!trace) return;

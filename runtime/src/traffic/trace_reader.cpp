@@ -2,6 +2,7 @@
 // order, with the pattern reader's tokens, sizes and error positions (line_reader.h).
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <fstream>
 
 #include "ndl/runtime/app/line_reader.h"
@@ -128,6 +129,15 @@ std::optional<std::vector<ScriptedMessage>> read(const PatternLimits& limits,
 std::optional<std::vector<ScriptedMessage>> readTraceFile(const std::string& path,
                                                           const PatternLimits& limits,
                                                           std::vector<PatternError>& errors) {
+  // A directory opens as a stream that reads nothing: named here, for ndlc check and the
+  // simulators alike.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    errors.push_back(PatternError{PatternErrorKind::kFile, 0, 1, 1,
+                                  fmt::format("the trace file '{}' is a directory", path),
+                                  "name a trace file (docs/workloads.md, \"Message traces\")", ""});
+    return std::nullopt;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     errors.push_back(PatternError{

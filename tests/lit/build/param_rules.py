@@ -48,6 +48,8 @@ CASES = [
      "has arrived; it has no steady state to measure: give Measurement=Burst"),
     (uniform, ["--param", "TraceFile=/no/such.trace", "--param", "CreationRate=0"], 1,
      "/no/such.trace: error: cannot read the trace file '/no/such.trace'"),
+    (uniform, ["--param", f"TraceFile={out}", "--param", "CreationRate=0"], 1,
+     f"{out}: error: the trace file '{out}' is a directory"),
     # Entries the compiler derives with the packet's layout.
     (uniform, ["--param", "ChannelWidthBits=64"], 2, f"error: --param ChannelWidthBits=64: ChannelWidthBits {REBUILD}"),
     (uniform, ["--param", "HeaderFlits=3"], 2, f"error: --param HeaderFlits=3: HeaderFlits {REBUILD}"),
