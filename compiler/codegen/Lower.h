@@ -81,4 +81,11 @@ bool lowerOnForward(llvm::Module& module, const sema::DefinitionTable& defs, uin
 bool lowerHeaderInit(llvm::Module& module, const sema::DefinitionTable& defs, uint32_t def,
                      const NetworkConstants& network, DiagnosticEngine& diags);
 
+// Lowers pattern `def` (define-pattern) as an internal i64 (i64 source, i64 random): the
+// destination, its draws of (random-node) and (random n) seeded by `random`. A failure
+// (ndl_eval_failure) is placed in the source. nullptr after reporting what it cannot compile.
+llvm::Function* lowerPattern(llvm::Module& module, const sema::DefinitionTable& defs,
+                             uint32_t def, const NetworkConstants& network,
+                             DiagnosticEngine& diags);
+
 }  // namespace ndl::codegen

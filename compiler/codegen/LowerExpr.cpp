@@ -407,6 +407,27 @@ class Lowerer {
       internalError("LLVM verifier rejected the OnForward block: " + os.str());
   }
 
+  // A pattern's body as i64 (i64 source, i64 random): the destination, its draws seeded by
+  // `random` as a header's initial values are.
+  llvm::Function* pattern(uint32_t index) {
+    const sema::Definition& d = defs_.defs[index];
+    auto* type = llvm::FunctionType::get(i64_, {i64_, i64_}, false);
+    llvm::Function* f = llvm::Function::Create(type, llvm::Function::InternalLinkage,
+                                               "ndl.pattern." + d.name, m_);
+    b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", f));
+    fn_ = f;
+    slots_.assign(std::max<size_t>(d.frameSize, sema::kPatternParams), nullptr);
+    routeSlots_.assign(slots_.size(), nullptr);
+    b_.CreateStore(f->getArg(0), slot(0, d.params[0].type));
+    b_.CreateStore(f->getArg(1), rng());
+    b_.CreateRet(value(d.body));
+    std::string msg;
+    llvm::raw_string_ostream os(msg);
+    if (llvm::verifyFunction(*f, &os))
+      internalError("LLVM verifier rejected the pattern: " + os.str());
+    return f;
+  }
+
   void headerInit(uint32_t index) {
     const sema::Definition& d = defs_.defs[index];
     auto* type = llvm::FunctionType::get(i64_, {i64_, i64_, i64_}, false);
@@ -867,6 +888,22 @@ bool lowerOnForward(llvm::Module& module, const sema::DefinitionTable& defs, uin
                  fmt::format("the simulator cannot compile this: {}", e.what))
         .withHint("write the update with integer arithmetic on ports and the port state");
     return false;
+  }
+}
+
+llvm::Function* lowerPattern(llvm::Module& module, const sema::DefinitionTable& defs,
+                             uint32_t def, const NetworkConstants& network,
+                             DiagnosticEngine& diags) {
+  Lowerer lowerer(module, defs, network, diags.sources());
+  try {
+    llvm::Function* f = lowerer.pattern(def);
+    lowerer.lowerPending();
+    return f;
+  } catch (const NotCompilable& e) {
+    diags.report(DiagKind::NotCompilable, e.range,
+                 fmt::format("the simulator cannot compile this: {}", e.what))
+        .withHint("write the destination with integer arithmetic on nodes and coordinates");
+    return nullptr;
   }
 }
 

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "compiler/elaborate/Metrics.h"
+#include "compiler/elaborate/Patterns.h"
 #include "ndl/runtime/sim/generated_abi.h"
 #include "ndl/runtime/sim/param_rules.h"
 
@@ -21,6 +22,12 @@ int64_t runtimeCode(std::string_view param, EnumId e) {
   if (std::optional<int64_t> code = rt::paramEnumCode(param, name)) return *code;
   throw std::logic_error(fmt::format("{} has no code for '{}' (runtime/sim/param_rules.h)", param,
                                      name));
+}
+
+// A built-in pattern's code, or Custom for one written in NDL (its index is UserPattern's).
+int64_t patternCode(const sema::TrafficSpec& t) {
+  static const int64_t kCustom = *rt::paramEnumCode("Pattern", "Custom");
+  return t.patternDef ? kCustom : runtimeCode("Pattern", t.pattern);
 }
 
 // ndl::rt::DeadlockHandling's values.
@@ -114,7 +121,11 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
       network.atomicVcAllocation ? EnumId::VcAllocation_Atomic : EnumId::VcAllocation_NonAtomic);
   i[NDL_P_QueueOverflow] = runtimeCode("QueueOverflow", p.queueOverflow);
   i[NDL_P_Measurement] = runtimeCode("Measurement", p.measurement);
-  i[NDL_P_Pattern] = runtimeCode("Pattern", p.traffic.pattern);
+  i[NDL_P_Pattern] = patternCode(p.traffic);
+  i[NDL_P_UserPattern] = elab::userPatternIndex(p, p.traffic.patternDef).value_or(-1);
+  for (uint32_t def : elab::userPatterns(p))
+    t.str[NDL_P_UserPatternNames] +=
+        (t.str[NDL_P_UserPatternNames].empty() ? "" : ",") + program.defs.defs[def].name;
   i[NDL_P_Deadlock] = deadlockHandling(p.deadlockHandling);
   i[NDL_P_DeadlockTimeoutClocks] = p.deadlockTimeoutNetworkClocks;
   i[NDL_P_RecoveryTimeoutClocks] = p.recoveryTimeoutNetworkClocks;
@@ -213,9 +224,10 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
     t.str[NDL_P_TrafficClassNames] += (k ? "," : "") + c.name;
     t.trafficClasses.insert(
         t.trafficClasses.end(),
-        {c.creationRate.toDouble(), static_cast<double>(runtimeCode("Pattern", c.traffic.pattern)),
+        {c.creationRate.toDouble(), static_cast<double>(patternCode(c.traffic)),
          static_cast<double>(c.messageMinBits), static_cast<double>(c.messageMaxBits),
-         static_cast<double>(c.reply)});
+         static_cast<double>(c.reply),
+         static_cast<double>(elab::userPatternIndex(p, c.traffic.patternDef).value_or(-1))});
   }
   for (const sema::NodePair& pair : p.reportPairs) {
     t.reportPairs.push_back(static_cast<int32_t>(pair.src));

@@ -12,6 +12,7 @@
 #include "compiler/codegen/NetworkTables.h"
 #include "compiler/codegen/RecursionGuard.h"
 #include "compiler/elaborate/Evaluator.h"
+#include "compiler/elaborate/Patterns.h"
 #include "compiler/support/InternalError.h"
 #include "ndl/runtime/sim/generated_abi.h"
 
@@ -219,6 +220,30 @@ std::unique_ptr<llvm::Module> buildSimulatorModule(llvm::LLVMContext& context,
                                              "ndl_user_on_forward", *m);
       llvm::IRBuilder<> fb(llvm::BasicBlock::Create(context, "entry", forward));
       fb.CreateRetVoid();
+    }
+  }
+  // ndl_user_pattern(which, source, random): the destination under the program's pattern
+  // `which` written in NDL (elab::userPatterns' order); -1 without (never called then).
+  {
+    auto* patternType = llvm::FunctionType::get(i64, {i64, i64, i64}, false);
+    auto* dispatch = llvm::Function::Create(patternType, llvm::Function::ExternalLinkage,
+                                            "ndl_user_pattern", *m);
+    llvm::IRBuilder<> db(llvm::BasicBlock::Create(context, "entry", dispatch));
+    const std::vector<uint32_t> patterns = elab::userPatterns(program.params);
+    auto* none = llvm::BasicBlock::Create(context, "none", dispatch);
+    llvm::IRBuilder<>(none).CreateRet(db.getInt64(static_cast<uint64_t>(-1)));
+    llvm::SwitchInst* which = db.CreateSwitch(dispatch->getArg(0), none,
+                                              static_cast<unsigned>(patterns.size()));
+    if (!patterns.empty()) {
+      const NetworkConstants constants = configurationConstants(program, network, options);
+      for (size_t k = 0; k < patterns.size(); ++k) {
+        llvm::Function* f = lowerPattern(*m, program.defs, patterns[k], constants, diags);
+        if (!f) return nullptr;
+        auto* block = llvm::BasicBlock::Create(context, "pattern", dispatch);
+        llvm::IRBuilder<> kb(block);
+        kb.CreateRet(kb.CreateCall(f, {dispatch->getArg(1), dispatch->getArg(2)}));
+        which->addCase(kb.getInt64(k), block);
+      }
     }
   }
   // Tail calls become jumps in the -O2 and -O3 pipelines (TailCallElimPass).

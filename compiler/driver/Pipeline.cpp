@@ -8,6 +8,7 @@
 
 #include "compiler/driver/InputFiles.h"
 #include "compiler/driver/RuntimeLimits.h"
+#include "compiler/elaborate/Patterns.h"
 #include "compiler/parse/Loader.h"
 #include "compiler/parse/Overrides.h"
 #include "compiler/sema/Check.h"
@@ -136,6 +137,8 @@ void runFrontEnd(const std::string& path, const PipelineOptions& options, Source
     checkPatternFile(result, sources, diags);
     checkTraceFile(result, sources, diags);
     if (diags.errorCount() != errorsBefore) return;
+    if (!elab::checkUserPatterns(*result.checked, *result.network, *result.evaluator, diags))
+      return;
   }
   if (options.routeAnalysis) checkDeadlock(result, diags);
 }

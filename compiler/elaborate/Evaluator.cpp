@@ -148,7 +148,10 @@ std::optional<Value> Evaluator::callExpr(uint32_t def, const Expr& body,
     if (!e.hint.empty())
       diag.withHint(e.hint);
     else if (e.kind == DiagKind::EvaluationError)
-      diag.withHint("this expression runs while the network is elaborated");
+      diag.withHint(d.kind == sema::DefKind::Pattern
+                        ? "every source's destinations are evaluated before a simulator is "
+                          "built; a simulator would stop here"
+                        : "this expression runs while the network is elaborated");
     if (callersFault)
       diag.note(e.range, e.kind == DiagKind::OutOfRange ? "required here" : "nodes declared here");
     else if (callSite.valid())

@@ -21,7 +21,8 @@ using ndlgen::NDLLexer;
 // wherever their first argument stands.
 bool isBodyForm(std::string_view head) {
   return head == "define" || head == "define-topology" || head == "define-routing" ||
-         head == "define-selection" || head == "let" || head == "for" || head == "when";
+         head == "define-selection" || head == "define-pattern" || head == "let" ||
+         head == "for" || head == "when";
 }
 
 struct Token {

@@ -110,12 +110,51 @@ bool bindPredictor(Parameters& p, DefinitionTable& defs, DiagnosticEngine& diags
   return false;
 }
 
+// (TrafficPattern Name) of a (define-pattern ...), at `at`: the program's pattern or a class's.
+bool bindPattern(TrafficSpec& t, SourceRange at, DefinitionTable& defs, DiagnosticEngine& diags) {
+  if (t.userPattern.empty()) return true;
+  std::optional<uint32_t> def = defs.find(t.userPattern);
+  if (def && defs.defs[*def].kind == DefKind::Pattern) {
+    t.patternDef = *def;
+    return true;
+  }
+  std::vector<std::string_view> names;
+  for (const EnumInfo* e : enumValues("Traffic")) names.push_back(e->name);
+  for (std::string_view n : defs.namesOf(DefKind::Pattern)) names.push_back(n);
+  std::string best = closestMatch(t.userPattern, names);
+  diags.report(DiagKind::UnknownEnum, at,
+               fmt::format("unknown Traffic '{}' for TrafficPattern", t.userPattern))
+      .withHint(best.empty() ? fmt::format("the patterns are {}, or one defined with "
+                                           "(define-pattern (Name) destination)",
+                                           joined(names))
+                             : fmt::format("did you mean '{}'?", best));
+  return false;
+}
+
+bool bindPatterns(Parameters& p, DefinitionTable& defs, DiagnosticEngine& diags) {
+  const SourceRange top = p.where[static_cast<size_t>(FormId::TrafficPattern)];
+  if (p.classes.empty()) return bindPattern(p.traffic, top, defs, diags);
+  // Each class's own pattern, or the top-level one it takes (reported there once); class 0's
+  // is also the program's (p.traffic, its copy).
+  bool ok = true, topFailed = false;
+  for (TrafficClassSpec& c : p.classes) {
+    const bool own = c.patternRange.valid();
+    if (!own && topFailed) continue;
+    const bool bound = bindPattern(c.traffic, own ? c.patternRange : top, defs, diags);
+    topFailed = topFailed || (!bound && !own);
+    ok = ok && bound;
+  }
+  p.traffic.patternDef = p.classes[0].traffic.patternDef;
+  return ok;
+}
+
 }  // namespace
 
 bool bindNetwork(Parameters& params, DefinitionTable& defs, DiagnosticEngine& diags) {
   bool ok = bindTopology(params, defs, diags);
   ok = bindSelection(params, defs, diags) && ok;
   ok = bindPredictor(params, defs, diags) && ok;
+  ok = bindPatterns(params, defs, diags) && ok;
   return bindRouting(params, defs, diags) && ok;
 }
 

@@ -16,7 +16,7 @@
 namespace ndl::sema {
 
 enum class DefKind : uint8_t { Function, Constant, Topology, Routing, Selection, PortState,
-                               Predictor };
+                               Predictor, Pattern };
 
 struct Param {
   std::string name;
@@ -88,6 +88,9 @@ inline constexpr uint32_t kPredictParams = 8;
 // The port code (ejection-port) names: a header leaving the network at this router. Codes of
 // network ports are dim * 2 + (dir > 0); -1 is "no port" ((arrived-along) of an injected header).
 inline constexpr int64_t kEjectionPortCode = -2;
+// A (define-pattern ...) sees the source endpoint: the destination is a function of it and of
+// the message's random draws (docs/language.md, "Traffic patterns").
+inline constexpr uint32_t kPatternParams = 1;
 // A ring holds at most this many symbols (the simulator keeps its length and head in 16 bits).
 inline constexpr int64_t kMaxRingCapacity = 65535;
 

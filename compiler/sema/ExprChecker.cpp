@@ -37,7 +37,7 @@ bool isDefinitionForm(const Node& form) {
   std::string_view h = form.head();
   return h == "define" || h == "define-topology" || h == "define-routing" ||
          h == "define-selection" || h == "define-port-state" || h == "define-router-state" ||
-         h == "define-predictor";
+         h == "define-predictor" || h == "define-pattern";
 }
 
 namespace {
@@ -234,6 +234,7 @@ class Checker {
              : head == "define-routing"   ? DefKind::Routing
              : head == "define-selection" ? DefKind::Selection
              : head == "define-predictor" ? DefKind::Predictor
+             : head == "define-pattern"   ? DefKind::Pattern
                                           : DefKind::Function;
     if (head == "define-port-state" || head == "define-router-state") {
       portState(form);
@@ -323,6 +324,26 @@ class Checker {
                   {"%blocked-for", Type::Int},    {"%out-port", Type::Port},
                   {"%out-class", Type::Int},      {"%credits", Type::Int},
                   {"%port-free-vcs", Type::Int},  {"%port-credits", Type::Int}};
+    }
+    if (d.kind == DefKind::Pattern) {
+      if (!d.params.empty()) {
+        error(DiagKind::BadDefinition, sig.range,
+              "a pattern takes no parameters; its body sees source and gives the destination")
+            .withHint(fmt::format("write (define-pattern ({}) destination)", d.name));
+        return;
+      }
+      // (TrafficPattern Uniform) names the built-in: a definition of that name could never be
+      // chosen.
+      if (findEnum("Traffic", d.name)) {
+        error(DiagKind::DuplicateDefinition, d.nameRange,
+              fmt::format("'{}' is a built-in traffic pattern; (TrafficPattern {}) would never "
+                          "choose this definition",
+                          d.name, d.name))
+            .withHint(fmt::format("name it differently, e.g. My{}", d.name));
+        return;
+      }
+      d.result = Type::Node;
+      d.params = {{"source", Type::Node}};
     }
     if (d.kind == DefKind::Predictor) {
       if (!d.params.empty()) {
@@ -737,6 +758,7 @@ class Checker {
         continue;
       const char* what = d.kind == DefKind::Routing     ? "routing"
                          : d.kind == DefKind::Selection ? "selection"
+                         : d.kind == DefKind::Pattern   ? "pattern"
                          : d.kind == DefKind::Topology  ? "topology"
                                                         : "constant";
       SourceRange at;
@@ -1656,13 +1678,14 @@ class Checker {
     }
     if (d.kind == DefKind::Topology || d.kind == DefKind::Routing ||
         d.kind == DefKind::Selection || d.kind == DefKind::Predictor ||
-        d.kind == DefKind::PortState) {
+        d.kind == DefKind::PortState || d.kind == DefKind::Pattern) {
       error(DiagKind::TypeError, n.range,
             fmt::format("'{}' is a {} and cannot be called in an expression", d.name,
                         d.kind == DefKind::Topology    ? "topology"
                         : d.kind == DefKind::Routing   ? "routing"
                         : d.kind == DefKind::Predictor ? "predictor"
                         : d.kind == DefKind::PortState ? "predictor state, read with (ring-ref ...)"
+                        : d.kind == DefKind::Pattern   ? "traffic pattern"
                                                        : "selection"));
       return errorExpr(n);
     }
@@ -2038,12 +2061,15 @@ class Checker {
         break;
       }
       case Op::RandomNode: case Op::RandomBelow:
-        if (!inInit_) {
+        // A header field's initial value draws from the packet's stream, a pattern's body
+        // from the source's (helpers called from either are given the values they need).
+        if (!inInit_ && current_ != DefKind::Pattern) {
           error(DiagKind::TypeError, n.range,
-                fmt::format("({}) draws from the packet's seeded random stream: it is available "
-                            "in a HeaderField's initial value only",
+                fmt::format("({}) draws from a seeded random stream: it is available in a "
+                            "HeaderField's initial value and a define-pattern body only",
                             n.head()))
-              .withHint("declare (HeaderField name Node (random-node)) and read the field");
+              .withHint("declare (HeaderField name Node (random-node)) and read the field; a "
+                        "helper function takes the draw as a parameter");
           return errorExpr(n);
         }
         if (e.op == Op::RandomBelow) ok = need(0, Type::Int);

@@ -433,6 +433,11 @@ class Reader {
   }
 
   bool traffic(const Node& n, TrafficSpec& out) {
+    // A built-in, or a name bound later to a (define-pattern ...).
+    if (n.isSymbol() && !findEnum("Traffic", n.text)) {
+      out.userPattern = n.text;
+      return true;
+    }
     if (!n.isList()) return enumValue(n, "Traffic", out.pattern);
     if (n.head() != "HotSpot") {
       diags_.report(DiagKind::TypeMismatch, n.range,

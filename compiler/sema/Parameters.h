@@ -29,6 +29,10 @@ struct TopologySpec {
 
 struct TrafficSpec {
   EnumId pattern = EnumId::Traffic_Uniform;
+  // (TrafficPattern Name) of a (define-pattern ...), bound by bindNetwork to patternDef; ""
+  // for a built-in (`pattern`, which is then the one read).
+  std::string userPattern;
+  std::optional<uint32_t> patternDef;
   Rational hotSpotShare;              // HotSpot: share of messages to hot nodes
   std::vector<int64_t> hotSpotNodes;  // HotSpot: the hot nodes
 };

@@ -3,6 +3,14 @@
 #include "compiler/sema/Parameters.h"
 
 namespace ndl::sema {
+namespace {
+
+// A built-in pattern's name, or the (define-pattern ...) the program names.
+std::string patternName(const TrafficSpec& t) {
+  return t.userPattern.empty() ? std::string(enumInfo(t.pattern).name) : t.userPattern;
+}
+
+}  // namespace
 
 std::string printParameters(const Parameters& p) {
   std::string out;
@@ -84,14 +92,14 @@ std::string printParameters(const Parameters& p) {
     line(FormId::MessageLength, fmt::format("{}bit to {}bit", p.messageMinBits, p.messageMaxBits));
   line(FormId::MessageMaxCount, fmt::format("{} messages", p.queueCapacity));
   line(FormId::InjectionQueueOverflow, std::string(enumInfo(p.queueOverflow).name));
-  if (!classes) line(FormId::TrafficPattern, std::string(enumInfo(p.traffic.pattern).name));
+  if (!classes) line(FormId::TrafficPattern, patternName(p.traffic));
   for (size_t k = 0; k < p.classes.size(); ++k) {
     const TrafficClassSpec& c = p.classes[k];
     out += fmt::format("TrafficClass {} = {}: {} per node per clock{}, {}, {}bit to {}bit{}\n", k,
                        c.name, c.creationRate.str(),
                        c.offeredLoad ? fmt::format(" (OfferedLoad {})", c.offeredLoad->str())
                                      : std::string(c.creationRate.isZero() ? " (replies only)" : ""),
-                       enumInfo(c.traffic.pattern).name, c.messageMinBits, c.messageMaxBits,
+                       patternName(c.traffic), c.messageMinBits, c.messageMaxBits,
                        c.reply >= 0 ? fmt::format(", answered by {}", p.classes[c.reply].name)
                                     : std::string());
   }

@@ -41,7 +41,7 @@ bool reportedAlready(const DiagnosticEngine& diags, const Diagnostic& d) {
 // Only these forms name definitions that bindNetwork looks up.
 bool bindsNames(FormId id) {
   return id == FormId::Topology || id == FormId::RoutingAlgorithm || id == FormId::Selection ||
-         id == FormId::Predictor;
+         id == FormId::Predictor || id == FormId::TrafficPattern;
 }
 
 // One swept value as the form (Name value) where the value stands, so that the rules blame
@@ -162,6 +162,7 @@ void checkSweepValues(const FormValues& values, FileId mainFile, const Definitio
       if (s->param == FormId::RoutingAlgorithm) names.routingName = s->read.text;
       if (s->param == FormId::Selection) names.selectionName = s->read.text;  // "": a built-in
       if (s->param == FormId::Predictor) names.predictorName = s->read.text;
+      if (s->param == FormId::TrafficPattern) names.traffic = s->read.traffic;
       DefinitionTable scratch = defs;  // an inline topology would be added to it
       DiagnosticEngine trial(diags.sources(), DiagOptions{false, 0});
       bindNetwork(names, scratch, trial);  // without a topology call, the other names only

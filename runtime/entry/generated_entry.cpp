@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,6 +21,7 @@
 
 extern "C" ndl::rt::RouteSet ndl_generated_route(const ndl::rt::RouteContext& ctx);
 uint64_t ndl_generated_header(int32_t src, int32_t dst, uint64_t random);
+int32_t ndl_generated_pattern(ndl::rt::TrafficContext& ctx);
 int64_t ndl_generated_select(const ndl::rt::RouteContext& ctx, const ndl::rt::Candidate& c);
 int64_t ndl_generated_predict(const ndl::rt::RouteContext& ctx, ndl::rt::PredictorRings& rings,
                               int32_t port);
@@ -124,6 +126,16 @@ ndl::rt::SimParams makeParams(const ndl::rt::AbiValues& values) {
   for (int64_t k = 0; k < i[NDL_P_HotSpotCount]; ++k)
     p.pattern_params.hotspot_nodes.push_back(ndl_hot_nodes[k]);
   p.pattern_params.group_endpoints = static_cast<int32_t>(i[NDL_P_GroupEndpoints]);
+  for (const char* s = ndl_params_str[NDL_P_UserPatternNames]; *s != '\0';) {
+    const char* e = s;
+    while (*e != '\0' && *e != ',') ++e;
+    p.user_patterns.emplace_back(s, e);
+    s = *e == ',' ? e + 1 : e;
+  }
+  if (!p.user_patterns.empty()) p.dest_fn = ndl_generated_pattern;
+  p.user_pattern = static_cast<int32_t>(i[NDL_P_UserPattern]);
+  if (p.pattern == TrafficPattern::kCustom && p.user_pattern >= 0)
+    p.pattern_name = p.user_patterns[static_cast<size_t>(p.user_pattern)];
   p.route_fn = ndl_generated_route;
   p.routing_name = ndl_params_str[NDL_P_RoutingName];
   p.selection = static_cast<Selection>(i[NDL_P_Selection]);
@@ -189,6 +201,7 @@ ndl::rt::SimParams makeParams(const ndl::rt::AbiValues& values) {
     c.min_bits = static_cast<int64_t>(row[2]);
     c.max_bits = static_cast<int64_t>(row[3]);
     c.reply = static_cast<int32_t>(row[4]);
+    c.user_pattern = static_cast<int32_t>(row[5]);
     p.classes.push_back(std::move(c));
   }
   return p;
@@ -417,6 +430,33 @@ void ndl_generated_forward(const ndl::rt::RouteContext& ctx, ndl::rt::PredictorR
   ndl_user_on_forward(id(ctx.node), id(ctx.dest), id(ctx.src), ctx.arrived, injected ? 1 : 0,
                       ctx.in_class, 0, out_code);
   if (ndl_eval_failure != nullptr) [[unlikely]] evalFailed("predictor's OnForward" + atNode(ctx));
+}
+
+// The destination function of the patterns written in NDL (define-pattern): the source's stream
+// seeds the call's draws; a destination outside the network stops the run, as the checker's
+// evaluation of every source would have (a source's draws past its first 2^16 outcomes, or a
+// call past its budget, are seen only here).
+int32_t ndl_generated_pattern(ndl::rt::TrafficContext& ctx) {
+  ndl_eval_steps = 0;
+  const int64_t dest = ndl_user_pattern(ctx.user_pattern, ctx.node,
+                                        static_cast<int64_t>(ctx.rng->next()));
+  const auto name = [&] {
+    const char* s = ndl_params_str[NDL_P_UserPatternNames];
+    for (int32_t k = 0; k < ctx.user_pattern; ++k) s = std::strchr(s, ',') + 1;
+    return std::string(s, std::strcspn(s, ","));
+  };
+  if (ndl_eval_failure != nullptr) [[unlikely]] {
+    const std::string message = "pattern '" + name() + "' for source " +
+                                std::to_string(ctx.node) + ": " + ndl_eval_failure;
+    ndl_eval_failure = nullptr;
+    throw ndl::rt::PatternFailure(message);
+  }
+  if (dest < 0 || dest >= ctx.nodes) [[unlikely]]
+    throw ndl::rt::PatternFailure("pattern '" + name() + "' sends node " +
+                                  std::to_string(ctx.node) + " to " + std::to_string(dest) +
+                                  ", outside the network's nodes 0 to " +
+                                  std::to_string(ctx.nodes - 1));
+  return static_cast<int32_t>(dest);
 }
 
 // The runtime's hook for a new packet's header fields.

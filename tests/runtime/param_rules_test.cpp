@@ -23,10 +23,13 @@ TEST(ParamRules, EnumNamesAreTheRuntimesInOrder) {
     EXPECT_EQ(queueOverflowName(static_cast<QueueOverflow>(k)), kQueueOverflowNames[k]);
   for (size_t k = 0; k < std::size(kPatternNames); ++k) {
     EXPECT_EQ(patternName(static_cast<TrafficPattern>(k)), kPatternNames[k]);
-    EXPECT_NE(destFnFor(static_cast<TrafficPattern>(k)), nullptr) << kPatternNames[k];
+    if (static_cast<TrafficPattern>(k) != TrafficPattern::kCustom) {
+      EXPECT_NE(destFnFor(static_cast<TrafficPattern>(k)), nullptr) << kPatternNames[k];
+    }
   }
-  // The one pattern left out needs a destination function a simulator does not have.
-  EXPECT_EQ(static_cast<size_t>(TrafficPattern::kCustom), std::size(kPatternNames));
+  // The last is the program's own pattern written in NDL, whose function is generated code.
+  EXPECT_EQ(static_cast<size_t>(TrafficPattern::kCustom) + 1, std::size(kPatternNames));
+  EXPECT_EQ(destFnFor(TrafficPattern::kCustom), nullptr);
   EXPECT_EQ(static_cast<int>(CreationProcess::kPeriodic), 1);
   EXPECT_EQ(static_cast<int>(CreationProcess::kOnOff), 2);
 }
@@ -61,6 +64,7 @@ AbiValues tables() {
   v.i64[NDL_P_FlowControl] = 2;
   v.i64[NDL_P_LinkDelayClocks] = 1;
   v.f64[NDL_P_CreationRate] = 0.01;
+  v.i64[NDL_P_UserPattern] = -1;
   return v;
 }
 
@@ -74,10 +78,10 @@ TEST(ParamRules, ValuesOutsideTheirRuleAreRefusedWithTheRule) {
   EXPECT_EQ(refusal({"Pattern=20"}),
             "--param Pattern=20: not a Pattern: expected 0 Uniform, 1 BitReversal, 2 "
             "BitComplement, 3 Transpose, 4 Shuffle, 5 Tornado, 6 Neighbor, 7 HotSpot, 8 "
-            "AllToAll, 9 Diagonal, 10 Asymmetric, 11 RandomPermutation or 12 BadDragon (the code "
-            "or the name) (the program's TrafficPattern)");
+            "AllToAll, 9 Diagonal, 10 Asymmetric, 11 RandomPermutation, 12 BadDragon or 13 "
+            "Custom (the code or the name) (the program's TrafficPattern)");
   for (const char* v :
-       {"Pattern=-1", "Pattern=255", "Pattern=13", "FlowControl=3", "FlowControl=256",
+       {"Pattern=-1", "Pattern=255", "Pattern=14", "FlowControl=3", "FlowControl=256",
         "QueueOverflow=2", "CreationProcess=3", "AtomicVcAllocation=2", "FlowControl=wormhole"})
     EXPECT_NE(refusal({v}).find("not a "), std::string::npos) << v;
   EXPECT_EQ(refusal({"LinkDelayClocks=300"}),
@@ -131,6 +135,13 @@ TEST(ParamRules, ValuesWithNothingToActOnAreRefused) {
             "--param Pattern=HotSpot: this simulator has no hot-spot nodes: they are compiled "
             "in; write (TrafficPattern (HotSpot 10% (Nodes ...))) in the program and rebuild "
             "(ndlc run FILE --set ... rebuilds when needed)");
+  EXPECT_EQ(refusal({"Pattern=Custom"}),
+            "--param Pattern=Custom: Custom is the program's own pattern written in NDL "
+            "(define-pattern), and this simulator's program gives its traffic none: it is "
+            "compiled in");
+  AbiValues own = tables();
+  own.i64[NDL_P_UserPattern] = 0;
+  EXPECT_EQ(refusal({"Pattern=Custom"}, own), "accepted");
   // Their neutral values are taken, and a pattern file gives ExpandRate its effect.
   EXPECT_EQ(refusal({"HotSpotShare=0", "ExpandRate=0"}), "accepted");
   EXPECT_EQ(refusal({"ExpandRate=0.5", "PatternFile=/tmp/app.cpf"}), "accepted");

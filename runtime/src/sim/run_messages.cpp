@@ -95,6 +95,10 @@ std::string routingFailureMessage(int64_t clock, const char* what) {
   return fmt::format("routing failure at clock {}: {}", clock, what);
 }
 
+std::string patternFailureMessage(int64_t clock, const char* what) {
+  return fmt::format("traffic pattern failure at clock {}: {}", clock, what);
+}
+
 std::string refusedMessage(int64_t refused, int64_t capacity) {
   return fmt::format(
       "{} message creations were refused because an injection queue was full "

@@ -488,6 +488,11 @@ void Simulator::State::loop(const Route& route, const RunOptions& options, Resul
   } catch (const RoutingFailure& e) {
     out.status = RunStatus::kRoutingError;
     out.status_message = routingFailureMessage(c, e.what());
+    account(c);
+    log.clear();
+  } catch (const PatternFailure& e) {
+    out.status = RunStatus::kPatternError;
+    out.status_message = patternFailureMessage(c, e.what());
     // What the clock did before the failure (tails ejected, packets dropped) is counted, as
     // the records already say.
     account(c);
@@ -672,6 +677,8 @@ std::string_view runStatusName(RunStatus status) {
       return "application_stuck";
     case RunStatus::kSaturated:
       return "saturated";
+    case RunStatus::kPatternError:
+      return "pattern_error";
   }
   return "?";
 }

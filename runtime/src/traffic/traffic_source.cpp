@@ -8,10 +8,10 @@ namespace ndl::rt {
 namespace {
 
 // A pattern's per-source state: a slot per endpoint for the patterns with state (AllToAll's
-// cursor, a generated pattern's, RandomPermutation's destination), one shared slot otherwise.
+// cursor, RandomPermutation's destination), one shared slot otherwise (a pattern written in NDL
+// is a function of its source and its draws).
 std::vector<uint64_t> initialPatternState(TrafficPattern pattern, int32_t nodes, uint64_t seed) {
   const bool stateful = pattern == TrafficPattern::kAllToAll ||
-                        pattern == TrafficPattern::kCustom ||
                         pattern == TrafficPattern::kRandomPermutation;
   std::vector<uint64_t> state(stateful ? static_cast<size_t>(nodes) : 1, 0);
   if (pattern == TrafficPattern::kRandomPermutation) {
@@ -100,6 +100,7 @@ void TrafficSources::setUpClasses() {
     cs.rate = k == 0 ? 0.0 : row.rate;
     cs.log_no_creation = std::log1p(-cs.rate);
     cs.dest = pattern == TrafficPattern::kCustom ? params_.dest_fn : destFnFor(pattern);
+    cs.user_pattern = k == 0 ? params_.user_pattern : row.user_pattern;
     cs.min_bits = lo;
     cs.length_step = lengthStep(lo, hi);
     cs.length_choices = (hi - lo) / cs.length_step + 1;
@@ -178,7 +179,7 @@ void TrafficSources::createClass(int32_t k, int32_t node, int64_t c, PacketStore
   ClassStream& cs = classes_[static_cast<size_t>(k)];
   Rng& rng = classRng(k, node);
   TrafficContext ctx{&topo_, &params_.pattern_params, node, nodes_, &rng,
-                     &cs.pattern_state[cs.pattern_state.size() == 1 ? 0 : node]};
+                     &cs.pattern_state[cs.pattern_state.size() == 1 ? 0 : node], cs.user_pattern};
   const int32_t dest = cs.dest(ctx);
   if (dest == kNoMessage || dest == node) return;
   const int64_t bits = drawBits(rng, cs);
@@ -197,7 +198,8 @@ void TrafficSources::reply(const Message& m, int64_t c, PacketStore& store, Stat
 void TrafficSources::create(int32_t node, int64_t c, PacketStore& store, Statistics& stats,
                             Network& net) {
   Source& s = sources_[node];
-  TrafficContext ctx{&topo_, &params_.pattern_params, node, nodes_, &s.rng, patternState(node)};
+  TrafficContext ctx{&topo_, &params_.pattern_params, node, nodes_, &s.rng, patternState(node),
+                     params_.user_pattern};
   const int32_t dest = dest_fn_(ctx);
   if (dest == kNoMessage || dest == node) return;  // the pattern maps this node onto itself
   const int64_t bits =

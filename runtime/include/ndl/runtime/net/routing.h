@@ -75,6 +75,12 @@ class RoutingFailure : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+// A traffic pattern written in NDL failed for a source: an evaluation error, or a destination
+// outside the network. The run stops with status pattern_error.
+class PatternFailure : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 inline constexpr int32_t kHeaderOutOfRange = 1, kHeaderTwoValues = 2;
 

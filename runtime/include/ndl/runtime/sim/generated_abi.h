@@ -40,7 +40,9 @@
   X(PortStateCount) /* rings per port or router: ndl_port_states' rows of 4 */             \
   X(Measurement) /* ndl::rt::Measurement */                                                    \
   X(TrafficClassCount) /* (TrafficClass ...) forms; 0 without: ndl_traffic_classes' rows */ \
-  X(GroupEndpoints) /* the topology's (Groups n); 0 without (BadDragon needs it) */
+  X(GroupEndpoints) /* the topology's (Groups n); 0 without (BadDragon needs it) */          \
+  X(UserPattern) /* the main traffic's pattern written in NDL (Pattern Custom): its index in \
+                    UserPatternNames; -1 none */
 
 // Real parameters: ndl_params_f64[NDL_P_<Name>].
 #define NDL_ABI_F64_PARAMS(X) \
@@ -52,12 +54,14 @@
 // Strings: ndl_params_str[NDL_P_<Name>]. DimNames: the port dimensions' names, comma-separated;
 // HeaderFieldNames: the routing's header fields', likewise; ClassNames: its network VC classes';
 // TrafficClassNames: the traffic classes', comma-separated; TraceFile: the absolute path of
-// (InjectionProcess (Trace "file")), else empty; SelectionName: the selection written in NDL (Selection 4), else empty; RouterPipeline: the
+// (InjectionProcess (Trace "file")), else empty; UserPatternNames: the patterns written in NDL
+// the traffic names (define-pattern), comma-separated, in ndl_user_pattern's order; SelectionName: the selection written in NDL (Selection 4), else empty; RouterPipeline: the
 // stages' router clocks as "IB 1 RC 3 VA 1 SA 1 ST 1", else empty.
 #define NDL_ABI_STR_PARAMS(X)                                                              \
   X(TopologyName) X(TopologyKind) X(RoutingName) X(DataOutputFile) X(ScreenOutputFile) \
       X(DimNames) X(HeaderFieldNames) X(ClassNames) X(SelectionName) X(PatternFile)      \
-          X(RouterPipeline) X(PredictorName) X(PredictivePath) X(TrafficClassNames) X(TraceFile)
+          X(RouterPipeline) X(PredictorName) X(PredictivePath) X(TrafficClassNames) X(TraceFile) \
+              X(UserPatternNames)
 
 // The entries a built simulator lets `--param Name=Value` change, with their rules, are the
 // rows of param_rules.h (kParamRules): the entry reads them into SimParams at start-up and
@@ -97,11 +101,11 @@ extern const int32_t ndl_hot_nodes[];     // HotSpotCount
 extern const int32_t ndl_report_pairs[];  // ReportPairCount * 2
 // TrafficClassCount rows of NDL_TRAFFIC_CLASS_FIELDS: creation rate per endpoint per clock,
 // pattern (ndl::rt::TrafficPattern), shortest and longest message in bits, the replying class
-// (-1: none). Class 0's rate, pattern and lengths are also the main entries (CreationRate,
+// (-1: none), and under pattern Custom its index in UserPatternNames (-1: none). Class 0's rate, pattern and lengths are also the main entries (CreationRate,
 // Pattern, MessageMinBits, MessageMaxBits), which --param may change: the simulator reads
 // them from there.
 extern const double ndl_traffic_classes[];
-#define NDL_TRAFFIC_CLASS_FIELDS 5
+#define NDL_TRAFFIC_CLASS_FIELDS 6
 // The endpoints (terminals) of the routers in router order, run-length coded: NumEndpointRuns
 // pairs (endpoints of each router of the run, routers in the run); NumEndpoints in all.
 // Endpoint ids count up router by router: router r's are ep_begin[r] .. ep_begin[r+1]-1.
@@ -146,6 +150,10 @@ int64_t ndl_user_predict(int64_t current, int64_t dest, int64_t source, int64_t 
 void ndl_user_on_forward(int64_t current, int64_t dest, int64_t source, int64_t arrived,
                          int64_t injected, int64_t in_class, int64_t blocked_for,
                          int64_t out_port);
+// The destination of a message from endpoint `source` under pattern `which` written in NDL
+// (define-pattern; an index in UserPatternNames); `random` seeds its draws. The entry checks the
+// result is an endpoint; -1 without patterns (never called then).
+int64_t ndl_user_pattern(int64_t which, int64_t source, int64_t random);
 // Defined by the entry for generated predictors: ring k of the port being served: its length,
 // entry i (0 the newest; i < length), the count of x, and x pushed as the newest entry.
 int64_t ndl_ring_length(int64_t k);

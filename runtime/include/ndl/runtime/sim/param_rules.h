@@ -50,8 +50,8 @@ struct ParamRule {
 
 // The enums' values by code: the order of ndl::rt::FlowControl, CreationProcess,
 // QueueOverflow, Measurement and TrafficPattern (tests/runtime/param_rules_test.cpp compares them with
-// the runtime's own names). TrafficPattern's kCustom is left out: it needs a destination
-// function a simulator does not have.
+// the runtime's own names). TrafficPattern's Custom is the program's own pattern written in NDL
+// (define-pattern), which only a simulator built from such a program has (UserPattern).
 inline constexpr std::string_view kFlowControlNames[] = {"StoreAndForward", "VirtualCutThrough",
                                                          "Wormhole"};
 inline constexpr std::string_view kCreationProcessNames[] = {"Bernoulli", "Periodic", "OnOff"};
@@ -63,7 +63,7 @@ inline constexpr std::string_view kPatternNames[] = {"Uniform",   "BitReversal",
                                                      "Transpose", "Shuffle",     "Tornado",
                                                      "Neighbor",  "HotSpot",     "AllToAll",
                                                      "Diagonal",  "Asymmetric",  "RandomPermutation",
-                                                     "BadDragon"};
+                                                     "BadDragon", "Custom"};
 
 namespace param_rules_detail {
 inline constexpr int64_t kI64Max = std::numeric_limits<int64_t>::max();

@@ -28,6 +28,7 @@ std::string interruptedMessage(int64_t clock);
 std::string saturatedMessage(const MeasurementReport& m);
 std::string unconvergedMessage(const MeasurementReport& m);
 std::string routingFailureMessage(int64_t clock, const char* what);
+std::string patternFailureMessage(int64_t clock, const char* what);
 std::string refusedMessage(int64_t refused, int64_t capacity);
 // "class3": a VC class the routing did not name.
 std::string unnamedClass(int32_t c);

@@ -89,6 +89,10 @@ struct SimParams {
   PatternParams pattern_params;
   DestFn dest_fn = nullptr;             // kCustom (generated code); otherwise the reference pattern
   std::string pattern_name;             // for reports when kCustom
+  // The patterns written in NDL (define-pattern) the program's traffic names, in the order of
+  // the generated code's index; user_pattern: the main traffic's under kCustom, -1 none.
+  std::vector<std::string> user_patterns;
+  int32_t user_pattern = -1;
   std::vector<ScriptedMessage> script;  // extra messages, in clock order
   // (InjectionProcess (Trace "file")): its path (for the results); its messages, read at
   // start-up, are the script; their count, for the results.
@@ -173,6 +177,7 @@ struct SimParams {
     std::string name;
     double rate = 0;  // messages per endpoint per clock, Bernoulli
     TrafficPattern pattern = TrafficPattern::kUniform;
+    int32_t user_pattern = -1;  // kCustom: which of user_patterns
     int64_t min_bits = 0, max_bits = 0;
     int32_t reply = -1;  // the class answering each delivered message of this one
   };

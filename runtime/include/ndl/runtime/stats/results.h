@@ -26,6 +26,7 @@ enum class RunStatus : uint8_t {
                         // missing port, a header value outside its field's range
   kApplicationStuck,    // a pattern's programs wait for messages that will never come (dropped)
   kSaturated,           // a steady run found the network saturated: a result, not a failure
+  kPatternError,        // a pattern written in NDL failed for a source (PatternFailure)
 };
 std::string_view runStatusName(RunStatus status);
 

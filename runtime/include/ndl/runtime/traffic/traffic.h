@@ -27,7 +27,7 @@ enum class TrafficPattern : uint8_t {
   kAsymmetric,         // BookSim2's asymmetric: n mod N/2, plus N/2 with probability 1/2
   kRandomPermutation,  // BookSim2's randperm: a permutation drawn from the seed
   kBadDragon,          // BookSim2's bad_dragon: uniform over the next group of endpoints
-  kCustom,
+  kCustom,             // a pattern written in NDL (define-pattern): generated code
 };
 
 struct PatternParams {
@@ -43,6 +43,7 @@ struct TrafficContext {
   int32_t nodes;    // node count
   Rng* rng;         // the source's own stream
   uint64_t* state;  // per-source pattern state (AllToAll's cursor); starts 0
+  int32_t user_pattern = -1;  // kCustom: which of the program's patterns written in NDL
 };
 
 inline constexpr int32_t kNoMessage = -1;

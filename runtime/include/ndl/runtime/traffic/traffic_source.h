@@ -121,6 +121,7 @@ class TrafficSources {
     double rate = 0;
     double log_no_creation = 0;
     DestFn dest = nullptr;
+    int32_t user_pattern = -1;  // kCustom: which pattern written in NDL
     int64_t min_bits = 0, length_step = 1, length_choices = 1;
     int32_t reply = -1;
     std::vector<uint64_t> pattern_state;  // per endpoint for patterns with state, else one

@@ -1,0 +1,111 @@
+#include "compiler/elaborate/Patterns.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace ndl::elab {
+
+std::vector<uint32_t> userPatterns(const sema::Parameters& p) {
+  std::vector<uint32_t> out;
+  auto add = [&](const sema::TrafficSpec& t) {
+    if (t.patternDef && std::find(out.begin(), out.end(), *t.patternDef) == out.end())
+      out.push_back(*t.patternDef);
+  };
+  if (p.classes.empty()) add(p.traffic);
+  for (const sema::TrafficClassSpec& c : p.classes) add(c.traffic);
+  return out;
+}
+
+std::optional<int32_t> userPatternIndex(const sema::Parameters& p,
+                                        const std::optional<uint32_t>& def) {
+  if (!def) return std::nullopt;
+  const std::vector<uint32_t> all = userPatterns(p);
+  const auto it = std::find(all.begin(), all.end(), *def);
+  if (it == all.end()) return std::nullopt;
+  return static_cast<int32_t>(it - all.begin());
+}
+
+namespace {
+
+// Where the program names pattern `def`: the top-level form, or the first class that does.
+SourceRange namedAt(const sema::Parameters& p, uint32_t def) {
+  const SourceRange top = p.where[static_cast<size_t>(sema::FormId::TrafficPattern)];
+  for (const sema::TrafficClassSpec& c : p.classes)
+    if (c.traffic.patternDef == def && c.patternRange.valid()) return c.patternRange;
+  return top;
+}
+
+}  // namespace
+
+bool checkUserPatterns(const sema::CheckedProgram& program, const Network& net,
+                       Evaluator& evaluator, DiagnosticEngine& diags) {
+  const sema::Parameters& p = program.params;
+  const std::vector<uint32_t> patterns = userPatterns(p);
+  if (patterns.empty()) return true;
+  const Graph& g = net.graph;
+  const int64_t n = static_cast<int64_t>(g.endpointCount());
+  const size_t perSource = static_cast<size_t>(std::clamp<uint64_t>(
+      kMaxPatternCalls / static_cast<uint64_t>(std::max<int64_t>(n, 1)), 1, kMaxPatternOutcomes));
+  for (uint32_t def : patterns) {
+    const sema::Definition& d = program.defs.defs[def];
+    const SourceRange site = namedAt(p, def);
+    // (nodes), (coord n d) and the other builtins describe routers; a pattern's source and
+    // destination are endpoints, the same numbers only with one endpoint per router.
+    if (!g.endpoints.empty()) {
+      diags.report(DiagKind::OutOfRange, site,
+                   fmt::format("pattern '{}' is written over nodes, but {} has {} endpoints on "
+                               "{} routers",
+                               d.name, g.name, n, g.nodeCount))
+          .withHint("use it on a network with one endpoint per router, or a built-in pattern "
+                    "or a pattern file over the endpoints")
+          .note(d.nameRange, "defined here");
+      return false;
+    }
+    Draws& draws = evaluator.draws();
+    for (int64_t src = 0; src < n; ++src) {
+      draws.prescribed.clear();
+      for (size_t outcome = 0; outcome < perSource; ++outcome) {
+        draws.ranges.clear();
+        const Value arg = Value::integer(src);
+        std::optional<Value> dest = evaluator.call(def, std::span<const Value>(&arg, 1), site);
+        if (!dest) {
+          draws.prescribed.clear();
+          draws.ranges.clear();
+          return false;
+        }
+        if (dest->a < 0 || dest->a >= n) {
+          std::string drawn;
+          for (size_t k = 0; k < draws.ranges.size(); ++k)
+            drawn += fmt::format("{}{}", k == 0 ? " (draws " : ", ",
+                                 k < draws.prescribed.size() ? draws.prescribed[k] : 0);
+          if (!drawn.empty()) drawn += ")";
+          diags.report(DiagKind::EvaluationError, d.body.range,
+                       fmt::format("pattern '{}' sends node {} to {}{}, outside the network's "
+                                   "nodes 0 to {}",
+                                   d.name, src, dest->a, drawn, n - 1))
+              .withHint("a destination is a node of the network; one equal to the source "
+                        "creates no message")
+              .note(site, "the traffic's pattern");
+          draws.prescribed.clear();
+          draws.ranges.clear();
+          return false;
+        }
+        // The next outcome: advance the last draw that has values left (as the analyses
+        // enumerate a header's random fields).
+        const std::vector<int64_t> ranges = draws.ranges;
+        draws.prescribed.resize(ranges.size(), 0);
+        size_t j = ranges.size();
+        while (j > 0 && draws.prescribed[j - 1] + 1 >= ranges[j - 1]) --j;
+        if (j == 0) break;
+        draws.prescribed.resize(j);
+        ++draws.prescribed[j - 1];
+      }
+    }
+    draws.prescribed.clear();
+    draws.ranges.clear();
+  }
+  return true;
+}
+
+}  // namespace ndl::elab
