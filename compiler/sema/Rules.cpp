@@ -7,6 +7,7 @@
 
 #include "compiler/sema/Definitions.h"
 #include "compiler/support/EditDistance.h"
+#include "ndl/runtime/traffic/message_flits.h"
 
 namespace ndl::sema {
 namespace {
@@ -836,20 +837,11 @@ class Resolver {
   // Message) one packet of ceil(b / channel width) flits. Summed by quotient: lengths with the
   // same ceiling have the same flits.
   std::optional<Rational> meanMessageFlits() const {
-    const int64_t lo = p_.messageMinBits, hi = p_.messageMaxBits;
-    const int64_t step = lo % 8 == 0 && hi % 8 == 0 ? 8 : 1;
-    const int64_t unit = p_.packetPerMessage ? p_.channelWidthBits : p_.dataBits;
-    const int64_t per = p_.packetPerMessage ? 1 : p_.packetFlits;
-    const Int128 count = (hi - lo) / step + 1;
-    Int128 sum = 0;
-    for (int64_t q = (lo + unit - 1) / unit; q <= (hi + unit - 1) / unit; ++q) {
-      const int64_t from = std::max<int64_t>(lo, (q - 1) * unit + 1);
-      const int64_t to = std::min<int64_t>(hi, q * unit);
-      const int64_t first = from + ((lo - from) % step + step) % step;  // = lo (mod step)
-      if (first > to) continue;
-      sum += static_cast<Int128>(q) * ((to - first) / step + 1);
-    }
-    return Rational::make(sum * per, count);
+    const rt::MessageFlitsMean m = rt::meanMessageFlits(
+        p_.messageMinBits, p_.messageMaxBits,
+        p_.packetPerMessage ? p_.channelWidthBits : p_.dataBits,
+        p_.packetPerMessage ? 1 : p_.packetFlits);
+    return Rational::make(m.sum, m.count);
   }
 
   // Rate and interval must describe the same traffic within 1%.

@@ -4,9 +4,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "ndl/runtime/stats/output_file.h"
+#include "ndl/runtime/traffic/message_flits.h"
 
 namespace ndl::rt {
 namespace {
@@ -108,6 +111,28 @@ nlohmann::json prediction(const Results& r) {
 }  // namespace
 
 namespace {
+// The synthetic load the configuration offers, flits per endpoint per clock: each class's
+// creation rate times its mean message flits, as the checker converts an OfferedLoad (a
+// pattern that maps a source onto itself creates less; replies come on top). Null for a
+// trace, whose messages are the load.
+nlohmann::json configuredLoad(const SimParams& p) {
+  if (!p.trace_file.empty()) return nullptr;
+  const auto flits = [&](int64_t lo, int64_t hi) {
+    return meanMessageFlits(lo, hi,
+                            p.packet_per_message ? p.channel_width_bits : p.data_bits_per_packet,
+                            p.packet_per_message ? 1 : p.packet_flits)
+        .value();
+  };
+  const double rate =
+      p.creation_process == CreationProcess::kPeriodic
+          ? 1.0 / static_cast<double>(std::max<int64_t>(1, std::llround(p.creation_interval_clocks)))
+          : p.creation_rate;
+  double load = rate * flits(p.message_min_bits, p.message_max_bits);
+  for (size_t k = 1; k < p.classes.size(); ++k)
+    load += p.classes[k].rate * flits(p.classes[k].min_bits, p.classes[k].max_bits);
+  return load;
+}
+
 // A histogram of the measured latencies in clocks: counts[i] latencies in
 // [first_clock + i * bin_clocks, first_clock + (i + 1) * bin_clocks).
 nlohmann::json bins(const LatencyBins& b) {
@@ -138,6 +163,7 @@ nlohmann::json toJson(const SimParams& p) {
                            : p.creation_process == CreationProcess::kOnOff  ? "on_off"
                                                                             : "bernoulli"},
       {"MessageCreationRate_per_clock", p.creation_rate},
+      {"OfferedLoad_flits_per_node_cycle", configuredLoad(p)},
       {"MessageCreationInterval_clocks", p.creation_interval_clocks},
       {"MessageCreationMax", p.creation_max},
       {"MessageLength_bits", {p.message_min_bits, p.message_max_bits}},

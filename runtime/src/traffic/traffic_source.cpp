@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ndl/runtime/traffic/message_flits.h"
+
 namespace ndl::rt {
 namespace {
 
@@ -22,7 +24,7 @@ std::vector<uint64_t> initialPatternState(TrafficPattern pattern, int32_t nodes,
 }
 
 // Lengths are drawn in whole bytes when the range is given in bytes.
-int64_t lengthStep(int64_t lo, int64_t hi) { return lo % 8 == 0 && hi % 8 == 0 ? 8 : 1; }
+int64_t lengthStep(int64_t lo, int64_t hi) { return messageLengthStep(lo, hi); }
 
 }  // namespace
 
