@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets of tests/fuzz with clang (build-fuzz/) and fuzzes each for
-# NDL_FUZZ_SECONDS (default 30) from seed corpora: the repository's .ndl and .cpf files,
+# NDL_FUZZ_SECONDS (default 30) from seed corpora: the repository's .ndl, .cpf and .trace files,
 # tests/fuzz/seeds, and every earlier finding in tests/fuzz/regressions/TARGET (each runs
 # first, so a finding that comes back fails at once). A dictionary of form names, enum
 # values, units and keywords comes from the checker's tables. Exit 1 on any finding; its
@@ -13,7 +13,7 @@ root=$PWD
 dir=build-fuzz
 seconds=${NDL_FUZZ_SECONDS:-30}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_frontend fuzz_evaluator fuzz_pattern fuzz_simulator_args)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_frontend fuzz_evaluator fuzz_pattern fuzz_trace fuzz_simulator_args)
 
 CC=clang-16 CXX=clang++-16 cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DNDL_FUZZ=ON -DNDL_BUILD_TESTS=OFF >/dev/null
@@ -45,6 +45,8 @@ seed() {  # seed TARGET: the seed directory of a target
         while read -r f; do cp "$f" "$s/$(echo "$f" | tr / _)"; done ;;
     fuzz_pattern)
       find examples tests -name '*.cpf' | while read -r f; do cp "$f" "$s/$(echo "$f" | tr / _)"; done ;;
+    fuzz_trace)
+      find examples tests -name '*.trace' | while read -r f; do cp "$f" "$s/$(echo "$f" | tr / _)"; done ;;
     *)
       cp tests/fuzz/seeds/${t#fuzz_}/* "$s/" ;;
   esac
