@@ -49,9 +49,12 @@ std::string resolvePath(const std::string& written, const SourceRange& at,
 rt::PatternLimits limitsOf(const FrontEndResult& result) {
   const sema::Parameters& p = result.checked->params;
   const bool wholePacket = p.flowControl != sema::EnumId::FlowControl_Wormhole;
-  return rt::patternLimits(static_cast<int32_t>(result.network->graph.endpointCount()),
-                           p.packetPerMessage, p.channelWidthBits,
-                           p.packetPerMessage ? 0 : p.dataBits, wholePacket, p.bufferFlits);
+  rt::PatternLimits limits = rt::patternLimits(
+      static_cast<int32_t>(result.network->graph.endpointCount()), p.packetPerMessage,
+      p.channelWidthBits, p.packetPerMessage ? 0 : p.dataBits, wholePacket, p.bufferFlits);
+  // As the simulator converts a trace's times (its network_frequency_hz, the same double).
+  limits.network_hz = p.networkHz.toDouble();
+  return limits;
 }
 
 // The file's errors at their lines in it (its text joins the sources only now, for the lines

@@ -138,10 +138,11 @@ int runMain(int argc, char** argv, NetworkDesc desc, const ParamTables* tables,
   const int32_t endpoints = EndpointLayout(desc).endpoints();
   // Pattern files and traces are read at every start, with the same checks as ndlc check: a
   // file may have changed since the simulator was built.
-  const PatternLimits file_limits =
+  PatternLimits file_limits =
       patternLimits(endpoints, params.packet_per_message, params.channel_width_bits,
                     params.data_bits_per_packet, params.flow_control != FlowControl::kWormhole,
                     params.buffer_flits);
+  file_limits.network_hz = params.network_frequency_hz;  // a trace's times in clocks
   if (!params.trace_file.empty()) {
     std::vector<PatternError> errors;
     std::optional<std::vector<ScriptedMessage>> trace =

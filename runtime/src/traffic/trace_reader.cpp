@@ -1,7 +1,11 @@
 // The message trace reader: a `nodes N` line, then `CLOCK SRC DST SIZE` per message in clock
-// order, with the pattern reader's tokens, sizes and error positions (line_reader.h).
+// order (CLOCK a network clock, or a time such as 120ns), with the pattern reader's tokens,
+// sizes, times and error positions (line_reader.h).
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -40,8 +44,8 @@ class TraceReader : public lines::LineReader {
       return;
     }
     int64_t clock = 0, src = 0, dst = 0, bits = 0;
-    if (!lines::LineReader::integer(tokens_[0], kPatternMaxValue, "a clock", &clock) ||
-        !node(tokens_[1], &src) || !node(tokens_[2], &dst) || !size(tokens_[3], &bits))
+    if (!when(tokens_[0], &clock) || !node(tokens_[1], &src) || !node(tokens_[2], &dst) ||
+        !size(tokens_[3], &bits))
       return;
     if (clock < last_clock_) {
       error(PatternErrorKind::kSyntax, tokens_[0],
@@ -87,6 +91,34 @@ class TraceReader : public lines::LineReader {
       error(PatternErrorKind::kNode, tokens_[1],
             fmt::format("the trace is for {} nodes; the network has {}", n, limits_.nodes),
             "a trace's node numbers are the network's endpoints (ndlc info lists them)");
+  }
+
+  // A clock ("120"), or a time ("1.5us"): the first network clock at or after it (a time within
+  // a billionth of a clock of an edge is that edge: the frequency is a double).
+  bool when(const lines::Token& t, int64_t* out) {
+    // A number with a unit; anything else is read (and refused) as a clock.
+    const bool time =
+        !t.text.empty() && std::isdigit(static_cast<unsigned char>(t.text[0])) &&
+        std::any_of(t.text.begin(), t.text.end(),
+                    [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+    if (!time) return lines::LineReader::integer(t, kPatternMaxValue, "a clock", out);
+    int64_t ps = 0;
+    if (!quantity(t, lines::kTimeUnits, "a time", "120ns", &ps)) return false;
+    if (limits_.network_hz <= 0) {
+      error(PatternErrorKind::kSyntax, t, fmt::format("'{}' is a time, and no clock is known here", t.text),
+            "give the message's network clock instead");
+      return false;
+    }
+    const double x = static_cast<double>(ps) * limits_.network_hz / 1e12;
+    const double edge = std::nearbyint(x);
+    const double clock = std::fabs(x - edge) <= 1e-9 * std::max(1.0, x) ? edge : std::ceil(x);
+    if (clock > static_cast<double>(kPatternMaxValue)) {
+      error(PatternErrorKind::kSize, t, fmt::format("{} is too late: clock {:.0f}", t.text, clock),
+            "a trace's clocks are at most 2^55");
+      return false;
+    }
+    *out = static_cast<int64_t>(clock);
+    return true;
   }
 
   bool node(const lines::Token& t, int64_t* out) {

@@ -8,6 +8,8 @@ and packets of P flits from the results' config):
   the ones computed here (no message is faster than its zero-load latency, so an equal mean
   means each one's), and every source's sent count is its lines' count.
 - The same trace under another seed gives the same results (a trace draws nothing).
+- The same trace with times (60i ns, or 0.4 ns before it) in place of clocks gives them too:
+  a message enters at the first network clock edge at or after its time.
 - WarmupMessages 100 leaves the first 100 to arrive out: 200 measured.
 - 15 messages to node 0 at clock 0: its ejection port delivers one flit per clock, so the
   last one arrives 15P - 1 clocks after the first flit at the earliest: the maximum latency
@@ -84,6 +86,14 @@ check("the run lasts until the last message has arrived",
 again = run(ndlc, out, "seeded", PROGRAM + "(Seed 99)\n")
 check("another seed, the same results", again["latency_cycles"] == r["latency_cycles"] and
       again["cycles"] == r["cycles"])
+
+# The same messages at times: 60i ns is clock 60i at 1GHz, and 0.4 ns before it too (a message
+# enters at the first clock edge at or after its time).
+write_trace("timed.trace", [(f"{60 * i}ns" if i % 2 == 0 else f"{60 * i * 1000 - 400}ps", s, d,
+                             "32bit") for i, (s, d) in enumerate(pairs)])
+timed = run(ndlc, out, "timed", PROGRAM.replace("spaced.trace", "timed.trace"))
+check("times in place of clocks: the same results", timed["latency_cycles"] ==
+      r["latency_cycles"] and timed["cycles"] == r["cycles"], f"{timed['latency_cycles']}")
 
 warm = run(ndlc, out, "warm", PROGRAM + "(WarmupMessages 100)\n")
 check("WarmupMessages leaves the first to arrive out",

@@ -102,6 +102,8 @@ struct PatternLimits {
   int64_t max_bits = 0;         // largest message the network carries
   std::string max_bits_reason;  // why, for the hint
   uint64_t check_steps = uint64_t{1} << 26;  // budget of the checker's zero-time run
+  // A trace's times ("120ns") become clocks of this frequency; 0: a trace gives clocks only.
+  double network_hz = 0;
 };
 
 // The largest message a network carries: under (NetworkPacketSize Message) one packet of at
