@@ -28,7 +28,7 @@ dict=$dir/ndl.dict
   # The simulator's command line: its options and --param entries (runtime/sim/param_rules.h).
   sed -n 's/.*("\([A-Za-z]*\)", NDL_P_.*/"\1="/p' runtime/include/ndl/runtime/sim/param_rules.h
   printf '"%s"\n' --param --seed --json --quiet --help --set Seed= Bernoulli Periodic
-  for k in define define-topology define-routing define-selection let for when cond if else \
+  for k in define define-topology define-routing define-selection define-pattern let for when cond if else \
            sum to via union prefer port import Require Link Nodes Radices list nth length \
            '(' ')' '#|' '|#' ';' node repeat end send recv compute tag barrier alltoall \
            broadcast reduce nodes mask all mark wait as after; do

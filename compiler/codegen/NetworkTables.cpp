@@ -24,10 +24,11 @@ int64_t runtimeCode(std::string_view param, EnumId e) {
                                      name));
 }
 
-// A built-in pattern's code, or Custom for one written in NDL (its index is UserPattern's).
-int64_t patternCode(const sema::TrafficSpec& t) {
+// A built-in pattern's code, or Custom for one written in NDL that chooses destinations (its
+// index is UserPattern's; a pattern beside a trace, say, is none: the built-in default stands).
+int64_t patternCode(const sema::Parameters& p, const sema::TrafficSpec& t) {
   static const int64_t kCustom = *rt::paramEnumCode("Pattern", "Custom");
-  return t.patternDef ? kCustom : runtimeCode("Pattern", t.pattern);
+  return elab::userPatternIndex(p, t.patternDef) ? kCustom : runtimeCode("Pattern", t.pattern);
 }
 
 // ndl::rt::DeadlockHandling's values.
@@ -121,7 +122,7 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
       network.atomicVcAllocation ? EnumId::VcAllocation_Atomic : EnumId::VcAllocation_NonAtomic);
   i[NDL_P_QueueOverflow] = runtimeCode("QueueOverflow", p.queueOverflow);
   i[NDL_P_Measurement] = runtimeCode("Measurement", p.measurement);
-  i[NDL_P_Pattern] = patternCode(p.traffic);
+  i[NDL_P_Pattern] = patternCode(p, p.traffic);
   i[NDL_P_UserPattern] = elab::userPatternIndex(p, p.traffic.patternDef).value_or(-1);
   for (uint32_t def : elab::userPatterns(p))
     t.str[NDL_P_UserPatternNames] +=
@@ -224,7 +225,7 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
     t.str[NDL_P_TrafficClassNames] += (k ? "," : "") + c.name;
     t.trafficClasses.insert(
         t.trafficClasses.end(),
-        {c.creationRate.toDouble(), static_cast<double>(patternCode(c.traffic)),
+        {c.creationRate.toDouble(), static_cast<double>(patternCode(p, c.traffic)),
          static_cast<double>(c.messageMinBits), static_cast<double>(c.messageMaxBits),
          static_cast<double>(c.reply),
          static_cast<double>(elab::userPatternIndex(p, c.traffic.patternDef).value_or(-1))});

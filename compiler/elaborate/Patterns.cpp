@@ -12,8 +12,13 @@ std::vector<uint32_t> userPatterns(const sema::Parameters& p) {
     if (t.patternDef && std::find(out.begin(), out.end(), *t.patternDef) == out.end())
       out.push_back(*t.patternDef);
   };
-  if (p.classes.empty()) add(p.traffic);
-  for (const sema::TrafficClassSpec& c : p.classes) add(c.traffic);
+  // Only the patterns that choose destinations: not the program's beside a trace or a pattern
+  // file alone (TrafficPattern is then warned no-effect), nor a class sent only in reply.
+  const bool synthetic =
+      p.traceFile.empty() && (!p.creationRate.isZero() || p.creationIntervalClocks.has_value());
+  if (p.classes.empty() && synthetic) add(p.traffic);
+  for (const sema::TrafficClassSpec& c : p.classes)
+    if (!c.creationRate.isZero()) add(c.traffic);
   return out;
 }
 
@@ -68,18 +73,22 @@ bool checkUserPatterns(const sema::CheckedProgram& program, const Network& net,
       for (size_t outcome = 0; outcome < perSource; ++outcome) {
         draws.ranges.clear();
         const Value arg = Value::integer(src);
-        std::optional<Value> dest = evaluator.call(def, std::span<const Value>(&arg, 1), site);
+        std::optional<Value> dest = evaluator.call(def, std::span<const Value>(&arg, 1), {});
+        std::string drawn;
+        for (size_t k = 0; k < draws.ranges.size(); ++k)
+          drawn += fmt::format("{}{}", k == 0 ? " (draws " : ", ",
+                               k < draws.prescribed.size() ? draws.prescribed[k] : 0);
+        if (!drawn.empty()) drawn += ")";
         if (!dest) {
+          // The evaluator reported where; the source and draws that lead there are said here.
+          if (Diagnostic* last = diags.last())
+            last->note(site, fmt::format("while evaluating '{}' for source {}{}", d.name, src,
+                                         drawn));
           draws.prescribed.clear();
           draws.ranges.clear();
           return false;
         }
         if (dest->a < 0 || dest->a >= n) {
-          std::string drawn;
-          for (size_t k = 0; k < draws.ranges.size(); ++k)
-            drawn += fmt::format("{}{}", k == 0 ? " (draws " : ", ",
-                                 k < draws.prescribed.size() ? draws.prescribed[k] : 0);
-          if (!drawn.empty()) drawn += ")";
           diags.report(DiagKind::EvaluationError, d.body.range,
                        fmt::format("pattern '{}' sends node {} to {}{}, outside the network's "
                                    "nodes 0 to {}",

@@ -110,7 +110,7 @@ bool bindPredictor(Parameters& p, DefinitionTable& defs, DiagnosticEngine& diags
   return false;
 }
 
-// (TrafficPattern Name) of a (define-pattern ...), at `at`: the program's pattern or a class's.
+// (TrafficPattern Name) of a (define-pattern ...), reported at its name (else at `at`).
 bool bindPattern(TrafficSpec& t, SourceRange at, DefinitionTable& defs, DiagnosticEngine& diags) {
   if (t.userPattern.empty()) return true;
   std::optional<uint32_t> def = defs.find(t.userPattern);
@@ -122,7 +122,7 @@ bool bindPattern(TrafficSpec& t, SourceRange at, DefinitionTable& defs, Diagnost
   for (const EnumInfo* e : enumValues("Traffic")) names.push_back(e->name);
   for (std::string_view n : defs.namesOf(DefKind::Pattern)) names.push_back(n);
   std::string best = closestMatch(t.userPattern, names);
-  diags.report(DiagKind::UnknownEnum, at,
+  diags.report(DiagKind::UnknownEnum, t.userPatternRange.valid() ? t.userPatternRange : at,
                fmt::format("unknown Traffic '{}' for TrafficPattern", t.userPattern))
       .withHint(best.empty() ? fmt::format("the patterns are {}, or one defined with "
                                            "(define-pattern (Name) destination)",
@@ -134,15 +134,15 @@ bool bindPattern(TrafficSpec& t, SourceRange at, DefinitionTable& defs, Diagnost
 bool bindPatterns(Parameters& p, DefinitionTable& defs, DiagnosticEngine& diags) {
   const SourceRange top = p.where[static_cast<size_t>(FormId::TrafficPattern)];
   if (p.classes.empty()) return bindPattern(p.traffic, top, defs, diags);
-  // Each class's own pattern, or the top-level one it takes (reported there once); class 0's
-  // is also the program's (p.traffic, its copy).
-  bool ok = true, topFailed = false;
+  // The top-level pattern, the classes' default, even where every class gives its own; a class
+  // that takes it takes its definition. Class 0's is also the program's (p.traffic, its copy).
+  bool ok = bindPattern(p.givenTraffic, top, defs, diags);
   for (TrafficClassSpec& c : p.classes) {
-    const bool own = c.patternRange.valid();
-    if (!own && topFailed) continue;
-    const bool bound = bindPattern(c.traffic, own ? c.patternRange : top, defs, diags);
-    topFailed = topFailed || (!bound && !own);
-    ok = ok && bound;
+    if (!c.patternRange.valid()) {
+      c.traffic.patternDef = p.givenTraffic.patternDef;
+      continue;
+    }
+    ok = bindPattern(c.traffic, c.patternRange, defs, diags) && ok;
   }
   p.traffic.patternDef = p.classes[0].traffic.patternDef;
   return ok;

@@ -436,6 +436,7 @@ class Reader {
     // A built-in, or a name bound later to a (define-pattern ...).
     if (n.isSymbol() && !findEnum("Traffic", n.text)) {
       out.userPattern = n.text;
+      out.userPatternRange = n.range;
       return true;
     }
     if (!n.isList()) return enumValue(n, "Traffic", out.pattern);

@@ -32,6 +32,7 @@ struct TrafficSpec {
   // (TrafficPattern Name) of a (define-pattern ...), bound by bindNetwork to patternDef; ""
   // for a built-in (`pattern`, which is then the one read).
   std::string userPattern;
+  SourceRange userPatternRange;  // the name, for errors
   std::optional<uint32_t> patternDef;
   Rational hotSpotShare;              // HotSpot: share of messages to hot nodes
   std::vector<int64_t> hotSpotNodes;  // HotSpot: the hot nodes
@@ -132,6 +133,9 @@ struct Parameters {
   int64_t creationMax = 0;
   int64_t queueCapacity = 0;  // messages per injection queue
   TrafficSpec traffic;
+  // The top-level (TrafficPattern ...) as given (with classes, their default; a class may
+  // replace it, so it is bound on its own).
+  TrafficSpec givenTraffic;
   // (TrafficClass ...) in order; empty without. With classes the top-level load forms are
   // refused and class 0's rate, pattern and lengths are also in the fields above (the
   // simulator's first class is its main traffic).

@@ -86,7 +86,7 @@ class Resolver {
         p_.selectionName = v_[FormId::Selection].text;
     }
     if (ok(FormId::Predictor)) p_.predictorName = v_[FormId::Predictor].text;
-    if (ok(FormId::TrafficPattern)) p_.traffic = v_[FormId::TrafficPattern].traffic;
+    if (ok(FormId::TrafficPattern)) p_.traffic = p_.givenTraffic = v_[FormId::TrafficPattern].traffic;
     p_.virtualChannels = countOr(FormId::VirtualChannels, 1);
     p_.injectionVirtualChannels = countOr(FormId::InjectionVirtualChannels, 1);
     p_.creationMax = countOr(FormId::MessageCreationMax, 10000);

@@ -162,7 +162,7 @@ void checkSweepValues(const FormValues& values, FileId mainFile, const Definitio
       if (s->param == FormId::RoutingAlgorithm) names.routingName = s->read.text;
       if (s->param == FormId::Selection) names.selectionName = s->read.text;  // "": a built-in
       if (s->param == FormId::Predictor) names.predictorName = s->read.text;
-      if (s->param == FormId::TrafficPattern) names.traffic = s->read.traffic;
+      if (s->param == FormId::TrafficPattern) names.traffic = s->read.traffic;  // no classes
       DefinitionTable scratch = defs;  // an inline topology would be added to it
       DiagnosticEngine trial(diags.sources(), DiagOptions{false, 0});
       bindNetwork(names, scratch, trial);  // without a topology call, the other names only

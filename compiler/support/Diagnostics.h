@@ -76,6 +76,9 @@ class DiagnosticEngine {
   bool capped() const { return capped_; }
 
   const std::deque<Diagnostic>& diagnostics() const { return diags_; }
+  // The diagnostic reported last, to add a note its reporter could not know; null if none
+  // (or past the cap).
+  Diagnostic* last() { return diags_.empty() || capped_ ? nullptr : &diags_.back(); }
   const SourceManager& sources() const { return sources_; }
 
   // clang-style text: location, severity, message [kind], source line,

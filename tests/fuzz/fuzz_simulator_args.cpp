@@ -53,6 +53,7 @@ ndl::rt::AbiValues compiledTables() {
   i[NDL_P_MessageMaxBits] = 96;
   i[NDL_P_QueueCapacity] = 10000;
   i[NDL_P_Pattern] = 7;   // HotSpot
+  i[NDL_P_UserPattern] = -1;  // no pattern written in NDL
   i[NDL_P_Deadlock] = 1;  // Drop
   i[NDL_P_DeadlockTimeoutClocks] = 1000;
   i[NDL_P_RecoveryTimeoutClocks] = 32;

@@ -137,8 +137,8 @@ TEST(ParamRules, ValuesWithNothingToActOnAreRefused) {
             "(ndlc run FILE --set ... rebuilds when needed)");
   EXPECT_EQ(refusal({"Pattern=Custom"}),
             "--param Pattern=Custom: Custom is the program's own pattern written in NDL "
-            "(define-pattern), and this simulator's program gives its traffic none: it is "
-            "compiled in");
+            "(define-pattern), and this simulator's program gives its main traffic (its first "
+            "class) none: it is compiled in");
   AbiValues own = tables();
   own.i64[NDL_P_UserPattern] = 0;
   EXPECT_EQ(refusal({"Pattern=Custom"}, own), "accepted");

@@ -202,7 +202,8 @@ bool applyAbiParams(AbiValues& values, const std::vector<std::string>& assignmen
   if (pattern == *paramEnumCode("Pattern", "Custom") && values.i64[NDL_P_UserPattern] < 0) {
     return fail(named("Pattern", "Custom"),
                 "Custom is the program's own pattern written in NDL (define-pattern), and this "
-                "simulator's program gives its traffic none: it is compiled in");
+                "simulator's program gives its main traffic (its first class) none: it is "
+                "compiled in");
   }
   double& share = values.f64[NDL_P_HotSpotShare];
   if (pattern == kHotSpot) {

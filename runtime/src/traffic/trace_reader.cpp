@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 #include "ndl/runtime/app/line_reader.h"
 #include "ndl/runtime/traffic/trace.h"
@@ -93,8 +94,9 @@ class TraceReader : public lines::LineReader {
             "a trace's node numbers are the network's endpoints (ndlc info lists them)");
   }
 
-  // A clock ("120"), or a time ("1.5us"): the first network clock at or after it (a time within
-  // a billionth of a clock of an edge is that edge: the frequency is a double).
+  // A clock ("120"), or a time ("1.5us"): the first network clock at or after it, exactly for a
+  // frequency of whole Hz; otherwise a time within a billionth of a clock of an edge is that
+  // edge (the frequency is a double).
   bool when(const lines::Token& t, int64_t* out) {
     // A number with a unit; anything else is read (and refused) as a clock.
     const bool time =
@@ -109,9 +111,17 @@ class TraceReader : public lines::LineReader {
             "give the message's network clock instead");
       return false;
     }
-    const double x = static_cast<double>(ps) * limits_.network_hz / 1e12;
-    const double edge = std::nearbyint(x);
-    const double clock = std::fabs(x - edge) <= 1e-9 * std::max(1.0, x) ? edge : std::ceil(x);
+    const double hz = limits_.network_hz;
+    double clock = 0;
+    if (hz == std::floor(hz) && hz < 0x1p62) {
+      __extension__ typedef unsigned __int128 Wide;
+      const Wide num = static_cast<Wide>(ps) * static_cast<Wide>(static_cast<uint64_t>(hz));
+      const Wide ps_per_s = 1000000000000;
+      clock = static_cast<double>((num + ps_per_s - 1) / ps_per_s);
+    } else {
+      const double x = static_cast<double>(ps) * hz / 1e12;
+      clock = std::ceil(x - (1e-9 + 4 * std::numeric_limits<double>::epsilon() * x));
+    }
     if (clock > static_cast<double>(kPatternMaxValue)) {
       error(PatternErrorKind::kSize, t, fmt::format("{} is too late: clock {:.0f}", t.text, clock),
             "a trace's clocks are at most 2^55");

@@ -10,10 +10,10 @@ namespace ndl::rt {
 namespace {
 
 // A pattern's per-source state: a slot per endpoint for the patterns with state (AllToAll's
-// cursor, RandomPermutation's destination), one shared slot otherwise (a pattern written in NDL
-// is a function of its source and its draws).
+// cursor, a custom function's, RandomPermutation's destination), one shared slot otherwise.
 std::vector<uint64_t> initialPatternState(TrafficPattern pattern, int32_t nodes, uint64_t seed) {
   const bool stateful = pattern == TrafficPattern::kAllToAll ||
+                        pattern == TrafficPattern::kCustom ||
                         pattern == TrafficPattern::kRandomPermutation;
   std::vector<uint64_t> state(stateful ? static_cast<size_t>(nodes) : 1, 0);
   if (pattern == TrafficPattern::kRandomPermutation) {

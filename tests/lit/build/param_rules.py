@@ -14,7 +14,8 @@ REBUILD = "shapes the simulator itself; change it in the program and rebuild (nd
           "--set ... rebuilds when needed)"
 PATTERNS = "0 Uniform, 1 BitReversal, 2 BitComplement, 3 Transpose, 4 Shuffle, 5 Tornado, " \
            "6 Neighbor, 7 HotSpot, 8 AllToAll, 9 Diagonal, 10 Asymmetric, 11 " \
-           "RandomPermutation or 12 BadDragon (the code or the name) (the program's TrafficPattern)"
+           "RandomPermutation, 12 BadDragon or 13 Custom (the code or the name) (the program's " \
+           "TrafficPattern)"
 SEED = "expected an unsigned integer, 0 to 18446744073709551615"
 
 # (simulator, arguments, exit code, first line of stderr; None: not checked)
