@@ -689,9 +689,7 @@ RouteFunctions routeFunctions(const Network& network, const sema::DefinitionTabl
         if (!failed) evaluate(src, dst, packed);
         one.state.words[1] = static_cast<int64_t>(packed);
         // The draws made: the prescribed ones, then zeros.
-        const std::vector<int64_t> ranges = ctx.ranges;
-        ctx.prescribed.resize(ranges.size(), 0);
-        for (int64_t r : ranges) {
+        for (int64_t r : ctx.ranges) {
           const uint64_t u = static_cast<uint64_t>(r);
           one.denominator = one.denominator > UINT64_MAX / u ? UINT64_MAX : one.denominator * u;
         }
@@ -701,12 +699,7 @@ RouteFunctions routeFunctions(const Network& network, const sema::DefinitionTabl
           ctx.prescribed.clear();
           return false;
         }
-        // The next outcome: advance the last draw that has values left.
-        size_t j = ranges.size();
-        while (j > 0 && ctx.prescribed[j - 1] + 1 >= ranges[j - 1]) --j;
-        if (j == 0) break;
-        ctx.prescribed.resize(j);
-        ++ctx.prescribed[j - 1];
+        if (!nextOutcome(ctx)) break;
       }
       ctx.prescribed.clear();
       ctx.ranges.clear();

@@ -93,6 +93,18 @@ struct Draws {
   std::vector<int64_t> prescribed;
   std::vector<int64_t> ranges;
 };
+// Moves `d.prescribed` to the next outcome of the draws the last evaluation made (d.ranges):
+// the last draw with values left advances, the later ones start again from 0. False once every
+// outcome has been taken. (A header's random fields and a pattern's draws are enumerated so.)
+inline bool nextOutcome(Draws& d) {
+  d.prescribed.resize(d.ranges.size(), 0);
+  size_t j = d.ranges.size();
+  while (j > 0 && d.prescribed[j - 1] + 1 >= d.ranges[j - 1]) --j;
+  if (j == 0) return false;
+  d.prescribed.resize(j);
+  ++d.prescribed[j - 1];
+  return true;
+}
 
 // What a congestion read ((port-queue P), (port-credits P), (port-free-vcs P)) gives the
 // analyses (docs/routing.md, "Congestion"): kIdle, its value on an idle network (the routes

@@ -100,15 +100,7 @@ bool checkUserPatterns(const sema::CheckedProgram& program, const Network& net,
           draws.ranges.clear();
           return false;
         }
-        // The next outcome: advance the last draw that has values left (as the analyses
-        // enumerate a header's random fields).
-        const std::vector<int64_t> ranges = draws.ranges;
-        draws.prescribed.resize(ranges.size(), 0);
-        size_t j = ranges.size();
-        while (j > 0 && draws.prescribed[j - 1] + 1 >= ranges[j - 1]) --j;
-        if (j == 0) break;
-        draws.prescribed.resize(j);
-        ++draws.prescribed[j - 1];
+        if (!nextOutcome(draws)) break;
       }
     }
     draws.prescribed.clear();

@@ -834,8 +834,8 @@ class Resolver {
   // The mean flits of a message as the simulator makes them (runtime traffic_source.cpp):
   // lengths uniform over [min, max], in whole bytes when both ends are, else in bits; a message
   // of b bits is ceil(b / dataBits) packets of packetFlits flits, or under (NetworkPacketSize
-  // Message) one packet of ceil(b / channel width) flits. Summed by quotient: lengths with the
-  // same ceiling have the same flits.
+  // Message) one packet of ceil(b / channel width) flits (runtime/traffic/message_flits.h, which
+  // the simulators' configured load uses too), summed in closed form.
   std::optional<Rational> meanMessageFlits() const {
     const rt::MessageFlitsMean m = rt::meanMessageFlits(
         p_.messageMinBits, p_.messageMaxBits,
