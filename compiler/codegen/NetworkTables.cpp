@@ -228,7 +228,8 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
         {c.creationRate.toDouble(), static_cast<double>(patternCode(p, c.traffic)),
          static_cast<double>(c.messageMinBits), static_cast<double>(c.messageMaxBits),
          static_cast<double>(c.reply),
-         static_cast<double>(elab::userPatternIndex(p, c.traffic.patternDef).value_or(-1))});
+         static_cast<double>(elab::userPatternIndex(p, c.traffic.patternDef).value_or(-1)),
+         static_cast<double>(c.priority)});
   }
   for (const sema::NodePair& pair : p.reportPairs) {
     t.reportPairs.push_back(static_cast<int32_t>(pair.src));

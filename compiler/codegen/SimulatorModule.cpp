@@ -113,6 +113,13 @@ std::unique_ptr<llvm::Module> buildSimulatorModule(llvm::LLVMContext& context,
                            llvm::ConstantInt::get(llvm::Type::getInt8Ty(context),
                                                   network.predictorDef ? 1 : 0),
                            "ndl_generated_predicts");
+  // Whether the traffic classes differ in priority, alike: without, the allocators' priority
+  // tests fold away.
+  new llvm::GlobalVariable(*m, llvm::Type::getInt8Ty(context), true,
+                           llvm::GlobalValue::ExternalLinkage,
+                           llvm::ConstantInt::get(llvm::Type::getInt8Ty(context),
+                                                  sema::classPriorities(program.params) ? 1 : 0),
+                           "ndl_generated_priorities");
   {
     llvm::IRBuilder<> b(context);
     auto* ptr = llvm::PointerType::get(context, 0);

@@ -794,10 +794,10 @@ void readClass(const Node& form, FormValues& values, DiagnosticEngine& diags) {
     std::string_view head = sub.isList() ? sub.head() : std::string_view();
     std::optional<FormId> id = head.empty() ? std::nullopt : findForm(head);
     const bool allowed =
-        head == "Reply" ||
+        head == "Reply" || head == "Priority" ||
         (id && std::find(std::begin(kClassForms), std::end(kClassForms), *id) != std::end(kClassForms));
     if (!allowed) {
-      std::string names = "Reply";
+      std::string names = "Reply, Priority";
       for (FormId f : kClassForms) names += fmt::format(", {}", formInfo(f).name);
       diags.report(head.empty() ? DiagKind::ExpectedForm : DiagKind::UnknownForm,
                    head.empty() ? sub.range : sub.children[0].range,
@@ -827,6 +827,27 @@ void readClass(const Node& form, FormValues& values, DiagnosticEngine& diags) {
       }
       c.reply = sub.children[1].text;
       c.replyRange = sub.children[1].range;
+      continue;
+    }
+    if (head == "Priority") {
+      if (sub.children.size() != 2) {
+        diags.report(DiagKind::WrongArity, sub.range,
+                     "Priority takes one whole number, the class's priority")
+            .withHint("write (Priority 1): a class of higher priority is served first");
+        c.ok = false;
+        continue;
+      }
+      const Node& n = sub.children[1];
+      if (n.kind != NodeKind::Integer || !n.number.isInteger() || n.number.num() < 0 ||
+          n.number.num() > kMaxClassPriority) {
+        diags.report(DiagKind::OutOfRange, n.range,
+                     fmt::format("a class's priority is a whole number from 0 to {}, got {}",
+                                 kMaxClassPriority, describe(n)))
+            .withHint("higher is served first; classes without Priority have 0");
+        c.ok = false;
+        continue;
+      }
+      c.priority = static_cast<int32_t>(n.number.num());
       continue;
     }
     FormValue v;

@@ -56,10 +56,14 @@ struct ClassForm {
   std::vector<std::pair<FormId, FormValue>> values;  // the class's own forms, in order
   std::string reply;                                 // (Reply other): "" without
   SourceRange replyRange;
+  int32_t priority = 0;  // (Priority n): 0 (the lowest) without
   bool ok = true;
 };
 
-// The forms a TrafficClass may hold besides (Reply c): the load, the pattern, the length.
+// A class's (Priority n) is at most this: the runtime keeps it in a byte per packet.
+inline constexpr int64_t kMaxClassPriority = 255;
+
+// The forms a TrafficClass may hold besides (Reply c) and (Priority n): the load, the pattern, the length.
 inline constexpr FormId kClassForms[] = {FormId::OfferedLoad, FormId::MessageCreationRate,
                                          FormId::MessageCreationInterval,
                                          FormId::TrafficPattern, FormId::MessageLength};

@@ -63,6 +63,7 @@ struct TrafficClassSpec {
   TrafficSpec traffic;
   SourceRange patternRange;  // its own (TrafficPattern ...); invalid: the top-level one's
   int32_t reply = -1;  // the class answering each delivered message of this one; -1: none
+  int32_t priority = 0;  // (Priority n), 0..255: higher is served first (docs/language.md)
 };
 
 struct SweepSpec {
@@ -193,6 +194,13 @@ struct Parameters {
   // Where each form was given (invalid range: defaulted).
   SourceRange where[kFormCount];
 };
+
+// Whether the traffic classes differ in priority: only then do priorities change anything.
+inline bool classPriorities(const Parameters& p) {
+  for (const TrafficClassSpec& c : p.classes)
+    if (c.priority != p.classes.front().priority) return true;
+  return false;
+}
 
 // Text listing of the parameters, one per line, as `--dump-after=sema`
 // shows them: name, converted value, and "(default)" where not given.

@@ -157,6 +157,7 @@ class Resolver {
     spec.meanMessageFlits = meanMessageFlits().value_or(Rational(0));
     spec.traffic = p_.traffic;
     spec.patternRange = patternRange;
+    spec.priority = c.priority;
     return spec;
   }
 

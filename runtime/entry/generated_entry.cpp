@@ -202,6 +202,7 @@ ndl::rt::SimParams makeParams(const ndl::rt::AbiValues& values) {
     c.max_bits = static_cast<int64_t>(row[3]);
     c.reply = static_cast<int32_t>(row[4]);
     c.user_pattern = static_cast<int32_t>(row[5]);
+    c.priority = static_cast<uint8_t>(row[6]);
     p.classes.push_back(std::move(c));
   }
   return p;

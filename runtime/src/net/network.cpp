@@ -199,6 +199,8 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   }
   class_grants_.assign(static_cast<size_t>(routers_) * classes_, 0);
   if (token_vc_ != 0) lane_vcs_.assign(routers_, 0);
+  priorities_ = classPriorities(params);
+  if (priorities_) vc_prio_.assign(vc_count_, 0);
   if (recovery_field_ != 0) {
     recoveries_.assign(routers_, 0);
     recovery_hops_.assign(routers_, 0);

@@ -364,6 +364,7 @@ nlohmann::json toJson(const Results& r, const TableFiles& files) {
     for (const ClassRow& c : r.classes) {
       classes.push_back(
           {{"name", c.name},
+           {"priority", c.priority},
            {"messages",
             {{"created", c.created},
              {"delivered", c.delivered},

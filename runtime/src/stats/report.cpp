@@ -206,10 +206,11 @@ std::string formatReport(const Results& r) {
   }
   for (const ClassRow& c : r.classes) {
     s += fmt::format(
-        "class {}: {} created, {} delivered, {} measured; offered {:.4f}, accepted {:.4f} "
+        "class {}{}: {} created, {} delivered, {} measured; offered {:.4f}, accepted {:.4f} "
         "flits/node/clock; network latency mean {:.2f}, message latency mean {:.2f} clocks; "
         "{:.2f} hops\n",
-        c.name, c.created, c.delivered, c.measured, c.offered_flits_per_node_cycle,
+        c.name, c.priority != 0 ? fmt::format(" (priority {})", c.priority) : std::string(),
+        c.created, c.delivered, c.measured, c.offered_flits_per_node_cycle,
         c.accepted_flits_per_node_cycle, c.network_latency.mean, c.message_latency.mean,
         c.hops_mean);
   }

@@ -18,7 +18,10 @@ Statistics::Statistics(const SimParams& params, const EndpointLayout& endpoints)
   if (params.measurement == Measurement::kSteady) steady_.emplace(interval_);
   window_open_ = !steady_ && warmup_ == 0;
   classes_.resize(params.classes.size());
-  for (const SimParams::TrafficClass& c : params.classes) class_names_.push_back(c.name);
+  for (const SimParams::TrafficClass& c : params.classes) {
+    class_names_.push_back(c.name);
+    class_priorities_.push_back(c.priority);
+  }
   packet_per_message_ = params.packet_per_message;
   packet_flits_ = params.packet_flits;
   width_bits_ = params.channel_width_bits;
@@ -308,6 +311,7 @@ void Statistics::finish(int64_t cycles, int64_t flits_in_network,
     const ClassAcc& a = classes_[k];
     ClassRow row;
     row.name = class_names_[k];
+    row.priority = class_priorities_[k];
     row.created = a.created;
     row.delivered = a.delivered;
     row.dropped = a.dropped;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "ndl/runtime/traffic/message_flits.h"
 
@@ -90,6 +91,19 @@ void TrafficSources::setUpClasses() {
   const size_t count = params_.classes.size();
   if (count == 0) return;
   const int32_t nodes = nodes_;
+  if (classPriorities(params_)) {
+    std::vector<uint8_t> distinct;
+    for (const SimParams::TrafficClass& c : params_.classes) distinct.push_back(c.priority);
+    std::sort(distinct.begin(), distinct.end(), std::greater<>());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    levels_ = static_cast<int32_t>(distinct.size());
+    for (const SimParams::TrafficClass& c : params_.classes) {
+      class_priority_.push_back(c.priority);
+      class_level_.push_back(static_cast<uint8_t>(
+          std::find(distinct.begin(), distinct.end(), c.priority) - distinct.begin()));
+    }
+    level_tail_.assign(static_cast<size_t>(nodes) * distinct.size(), kNone);
+  }
   class_rng_.resize(count * static_cast<size_t>(nodes));
   for (size_t k = 0; k < count; ++k) {
     const SimParams::TrafficClass& row = params_.classes[k];
@@ -243,17 +257,38 @@ void TrafficSources::enqueue(int32_t node, int32_t dest, int64_t bits, int64_t c
   m.tag = tag;
   m.cls = cls;
   const int32_t r = endpoints_.routerOf(node);
-  if (s.tail == kNone) {
+  if (levels_ > 1) {
+    queueByPriority(s, node, id, store);
+  } else if (s.tail == kNone) {
     s.head = id;
+    s.tail = id;
   } else {
     store.messages[s.tail].next = id;
+    s.tail = id;
   }
-  s.tail = id;
   ++s.size;
   ++queued_;
   notePending(r, node, s);
   stats.onCreated(m, flits);
   net.activate(r);
+}
+
+void TrafficSources::queueByPriority(Source& s, int32_t node, uint32_t id, PacketStore& store) {
+  Message& m = store.messages[id];
+  const int32_t level = class_level_[m.cls];
+  uint32_t* tail = &level_tail_[static_cast<size_t>(node) * static_cast<size_t>(levels_)];
+  // After the last message of this priority or, with none queued, of the next higher one.
+  uint32_t after = kNone;
+  for (int32_t j = level; j >= 0 && after == kNone; --j) after = tail[j];
+  if (after == kNone) {
+    m.next = s.head;
+    s.head = id;
+  } else {
+    m.next = store.messages[after].next;
+    store.messages[after].next = id;
+  }
+  if (m.next == kNone) s.tail = id;
+  tail[level] = id;
 }
 
 bool TrafficSources::otherHasWork(int32_t r, int32_t e) const {
@@ -366,10 +401,16 @@ void TrafficSources::injectHeadBody(int32_t r, int32_t e, int32_t local, int64_t
                                          : params_.packet_flits);
     // The header before the record: a routing failure in its initial values (RoutingFailure)
     // then leaves no record behind that its message does not count as made.
+    if (!class_priority_.empty()) made.priority = class_priority_[m.cls];
     if (params_.header_init) made.header = initialHeader(s, e, made);
     const uint32_t pid = store.packets.allocate();
     store.packets[pid] = made;
     if (++m.injected == m.packets) {
+      if (levels_ > 1) {
+        uint32_t& tail = level_tail_[static_cast<size_t>(e) * static_cast<size_t>(levels_) +
+                                     class_level_[m.cls]];
+        if (tail == mid) tail = kNone;
+      }
       s.head = m.next;
       if (s.head == kNone) s.tail = kNone;
       --s.size;

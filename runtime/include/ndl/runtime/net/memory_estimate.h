@@ -39,7 +39,8 @@ struct NetworkShape {
 // Bytes per entry of the network's arrays (network.h).
 // The entry, the collision and class-grant counters (one class), the active bit; a routing
 // with a recovery field adds two counters more (16 bytes), one with token classes a lane
-// count (1 byte); neither is counted.
+// count (1 byte), traffic classes of different priorities a byte per input VC (and a
+// message id per endpoint and priority); none is counted (a few percent at most).
 inline constexpr double kRouterEntryBytes = 24 + 8 + 8 + 1.0 / 8;
 inline constexpr double kPortEntryBytes = 16 + 2 * 2 + 8;  // entry, in/out codes, flits sent
 inline constexpr double kInputVcEntryBytes = 20;

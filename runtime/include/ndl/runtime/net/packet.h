@@ -47,6 +47,7 @@ struct Packet {
   // A mispredicted packet's copy (MispredictionCheck None, docs/prediction.md): no message's,
   // never delivered; it follows predictions until a port that does not predict discards it.
   uint8_t mispredicted = 0;
+  uint8_t priority = 0;  // its class's (SimParams::TrafficClass::priority); 0 without
 };
 
 static_assert(sizeof(Packet) == 40, "packets stay 40 bytes: the endpoint fields use padding");

@@ -1,7 +1,8 @@
 // One clock of an input-queued virtual-channel router: a header that reaches the front of
 // its VC waits the header delay (routing and switch set-up); it then competes for an output
 // VC (VC allocation) and every VC with a flit and a credit competes for the crossbar
-// (separable input-first switch allocation), all with round-robin arbiters. While it waits
+// (separable input-first switch allocation), all with round-robin arbiters (among the
+// requests of the highest traffic-class priority, when classes differ in it). While it waits
 // for an output VC the header is routed again every router clock: the routing returns
 // candidate output VCs in priority tiers (routing.h) and the selection picks a free one of
 // the first tier that has any (docs/routing.md). The flow-control rules of spec 2.2 decide
@@ -27,6 +28,9 @@
 // simulator's router step is optimized together with it, so without a predictor the
 // predictive step's tests are constants and disappear (docs/prediction.md).
 extern "C" const bool ndl_generated_predicts;
+// Whether the traffic classes differ in priority: without, the allocators' priority tests
+// fold away.
+extern "C" const bool ndl_generated_priorities;
 #endif
 
 namespace ndl::rt {
@@ -39,6 +43,29 @@ NDL_HOT bool mayPredict() {
 #else
   return true;
 #endif
+}
+
+NDL_HOT bool Network::prioritized() const {
+#if defined(NDL_GENERATED_CORE)
+  return ndl_generated_priorities && priorities_;
+#else
+  return priorities_;
+#endif
+}
+
+NDL_HOT uint64_t Network::topPriority(uint64_t req, uint32_t vb) const {
+  uint8_t best = 0;
+  uint64_t top = 0;
+  for (uint64_t m = req; m != 0; m &= m - 1) {
+    const int l = __builtin_ctzll(m);
+    const uint8_t q = vc_prio_[vb + static_cast<uint32_t>(l)];
+    if (q > best) {
+      best = q;
+      top = 0;
+    }
+    if (q == best) top |= uint64_t{1} << l;
+  }
+  return top;
 }
 
 // Wraps a routing function known at compile time so the router step can inline it.
@@ -352,6 +379,7 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     uint32_t since = now;  // the clock the header's delay starts from
     if (v.state == VcState::kIdle) {
       v.len = store.packets[frontPacket(gv)].len;
+      if (prioritized()) vc_prio_[gv] = store.packets[frontPacket(gv)].priority;
       v.sent = 0;
       if (v.flags & InputVc::kQueued) since = v.ready;
       v.flags = 0;
@@ -410,8 +438,9 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     sa_vcs |= uint64_t{1} << l;
   }
 
-  // ---- stage 2: VC allocation, round robin over the requesters of each output port; the
-  // headers on the predictive path after all the others (their reservation is tentative).
+  // ---- stage 2: VC allocation, round robin over the requesters of each output port, those
+  // of the highest class priority first; the headers on the predictive path after all the
+  // others (their reservation is tentative).
   for (uint32_t pm = va_ports; pm != 0; pm &= pm - 1) {
     const int o = __builtin_ctz(pm);
     uint64_t later = va_req[o] & tentative;
@@ -424,7 +453,7 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
         req = later;
         later = 0;
       }
-      const int l = roundRobinPick(req, start);
+      const int l = roundRobinPick(prioritized() ? topPriority(req, vb) : req, start);
       req &= ~(uint64_t{1} << l);
       InputVc& v = vc(vb + l);
       const int32_t base = ob + o * vcs_;
@@ -521,7 +550,9 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
           rest & (in < deg ? port_vcs << (in * vcs_)
                            : inj_port_vcs << (deg * vcs_ + (in - deg) * inj_vcs_));
       rest &= ~req;
-      int l = roundRobinPick(req, ports_[pb + in].sa_in_ptr);
+      // Round robin among the port's requests of the highest class priority.
+      int l = roundRobinPick(prioritized() ? topPriority(req, vb) : req,
+                             ports_[pb + in].sa_in_ptr);
       if (lane) {
         for (uint64_t m = req; m != 0; m &= m - 1) {
           const InputVc& u = vc(vb + __builtin_ctzll(m));
@@ -543,8 +574,17 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     }
     for (uint32_t pm = out_ports; pm != 0; pm &= pm - 1) {
       const int o = __builtin_ctz(pm);
+      uint32_t inputs = out_req[o];
+      if (prioritized() && (out_req[o] & lane_in) == 0) {
+        // The inputs whose chosen VC has the highest class priority.
+        uint64_t vcs = 0;
+        for (uint32_t m = inputs; m != 0; m &= m - 1) vcs |= uint64_t{1} << chosen[__builtin_ctz(m)];
+        inputs = 0;
+        for (uint64_t m = topPriority(vcs, vb); m != 0; m &= m - 1)
+          inputs |= 1u << vc(vb + static_cast<uint32_t>(__builtin_ctzll(m))).port;
+      }
       const int in = (out_req[o] & lane_in) != 0 ? __builtin_ctz(out_req[o] & lane_in)
-                                                 : roundRobinPick(out_req[o], ports_[pb + o].sa_out_ptr);
+                                                 : roundRobinPick(inputs, ports_[pb + o].sa_out_ptr);
       ports_[pb + o].sa_out_ptr = roundRobinNext(in);
       ports_[pb + in].sa_in_ptr = roundRobinNext(chosen[in]);
       moved |= uint64_t{1} << chosen[in];

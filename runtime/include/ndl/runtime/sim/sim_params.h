@@ -180,6 +180,7 @@ struct SimParams {
     int32_t user_pattern = -1;  // kCustom: which of user_patterns
     int64_t min_bits = 0, max_bits = 0;
     int32_t reply = -1;  // the class answering each delivered message of this one
+    uint8_t priority = 0;  // higher is served first: the source's queue, VC and switch allocation
   };
   std::vector<TrafficClass> classes;
 
@@ -187,6 +188,14 @@ struct SimParams {
   std::string data_output_file;
   std::string screen_output_file;
 };
+
+// Whether the traffic classes differ in priority: only then do the source queues and the
+// allocators order by it.
+inline bool classPriorities(const SimParams& p) {
+  for (const SimParams::TrafficClass& c : p.classes)
+    if (c.priority != p.classes.front().priority) return true;
+  return false;
+}
 
 std::string_view flowControlName(FlowControl fc);
 std::string_view deadlockName(DeadlockHandling dh);

@@ -85,6 +85,7 @@ struct PairRow {
 // its measured messages.
 struct ClassRow {
   std::string name;
+  int32_t priority = 0;  // (Priority n): higher is served first
   int64_t created = 0, delivered = 0, dropped = 0, refused = 0, measured = 0;
   double offered_flits_per_node_cycle = 0;
   double accepted_flits_per_node_cycle = 0;

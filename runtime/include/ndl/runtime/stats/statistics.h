@@ -152,6 +152,7 @@ class Statistics {
   };
   std::vector<ClassAcc> classes_;
   std::vector<std::string> class_names_;
+  std::vector<int32_t> class_priorities_;
   bool packet_per_message_ = false;
   int64_t packet_flits_ = 1, width_bits_ = 1;
   void openClasses() {

@@ -138,6 +138,15 @@ class TrafficSources {
                       static_cast<size_t>(node)];
   }
   std::vector<ClassStream> classes_;
+  // Classes of different priorities: a source's queue holds its messages highest priority
+  // first, first come first served within one. class_level_[k]: class k's rank among the
+  // distinct priorities (0 the highest); level_tail_[endpoint * levels_ + rank]: the last
+  // queued message of that rank, or kNone. Empty with one priority.
+  std::vector<uint8_t> class_level_;
+  std::vector<uint8_t> class_priority_;
+  std::vector<uint32_t> level_tail_;
+  int32_t levels_ = 1;
+  void queueByPriority(Source& s, int32_t node, uint32_t id, PacketStore& store);
   std::vector<Rng> class_rng_;
   bool replies_ = false;
 
