@@ -332,8 +332,11 @@ class Network {
   bool twoApart(uint64_t requests, uint32_t vb, int32_t r) const;
   // Whether the traffic classes differ in priority (a constant in a specialized simulator).
   bool prioritized() const;
-  // Of the local VCs `req`, those whose front packet has the highest priority.
-  uint64_t topPriority(uint64_t req, uint32_t vb) const;
+  // Out of line, so that a step without priorities keeps its code: round robin from `start`
+  // among the local VCs `req` whose front packet has the highest priority; the input ports
+  // `inputs` whose chosen VC (chosen[port]) has the highest priority.
+  [[gnu::noinline]] int pickPriority(uint64_t req, uint32_t start, uint32_t vb) const;
+  [[gnu::noinline]] uint32_t topInputs(uint32_t inputs, const int* chosen, uint32_t vb) const;
   // Headers of router r that were ready to leave and did not: collisions, the drop timeout.
   [[gnu::noinline]] void headsStayed(int32_t r, uint64_t stayed, int64_t c, PacketStore& store,
                                      CycleLog& log);
@@ -465,10 +468,6 @@ class Network {
   // Per router, with token classes only: its VCs that own an output VC of a token class (the
   // recovery lane), so that switch allocation looks for the lane only where it is.
   std::vector<uint8_t> lane_vcs_;
-  // Traffic classes of different priorities: each input VC's front packet's priority, which
-  // VC and switch allocation serve highest first (round robin within one). Empty without.
-  std::vector<uint8_t> vc_prio_;
-  bool priorities_ = false;
   uint64_t token_bits_ = 0;            // the same over route-mask bits (port * vcs + vc)
   uint32_t token_holder_ = kNoHolder;  // the packet holding the token
   int32_t token_from_ = 0;             // where the free token was released
@@ -560,6 +559,11 @@ class Network {
   void holdLateCredits(int64_t c);
   int64_t flits_in_network_ = 0;
   int64_t last_arrival_ = -1;
+  // Traffic classes of different priorities: each input VC's front packet's priority, which
+  // VC and switch allocation serve highest first (round robin within one). Empty without.
+  // Last, so that the other members keep their offsets (and the step its code) without.
+  std::vector<uint8_t> vc_prio_;
+  bool priorities_ = false;
 };
 
 }  // namespace ndl::rt

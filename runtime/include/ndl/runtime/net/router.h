@@ -53,7 +53,7 @@ NDL_HOT bool Network::prioritized() const {
 #endif
 }
 
-NDL_HOT uint64_t Network::topPriority(uint64_t req, uint32_t vb) const {
+inline int Network::pickPriority(uint64_t req, uint32_t start, uint32_t vb) const {
   uint8_t best = 0;
   uint64_t top = 0;
   for (uint64_t m = req; m != 0; m &= m - 1) {
@@ -64,6 +64,21 @@ NDL_HOT uint64_t Network::topPriority(uint64_t req, uint32_t vb) const {
       top = 0;
     }
     if (q == best) top |= uint64_t{1} << l;
+  }
+  return roundRobinPick(top, start);
+}
+
+inline uint32_t Network::topInputs(uint32_t inputs, const int* chosen, uint32_t vb) const {
+  uint8_t best = 0;
+  uint32_t top = 0;
+  for (uint32_t m = inputs; m != 0; m &= m - 1) {
+    const int in = __builtin_ctz(m);
+    const uint8_t q = vc_prio_[vb + static_cast<uint32_t>(chosen[in])];
+    if (q > best) {
+      best = q;
+      top = 0;
+    }
+    if (q == best) top |= 1u << in;
   }
   return top;
 }
@@ -379,7 +394,7 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     uint32_t since = now;  // the clock the header's delay starts from
     if (v.state == VcState::kIdle) {
       v.len = store.packets[frontPacket(gv)].len;
-      if (prioritized()) vc_prio_[gv] = store.packets[frontPacket(gv)].priority;
+      if (prioritized()) [[unlikely]] vc_prio_[gv] = store.packets[frontPacket(gv)].priority;
       v.sent = 0;
       if (v.flags & InputVc::kQueued) since = v.ready;
       v.flags = 0;
@@ -453,7 +468,7 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
         req = later;
         later = 0;
       }
-      const int l = roundRobinPick(prioritized() ? topPriority(req, vb) : req, start);
+      const int l = prioritized() ? pickPriority(req, start, vb) : roundRobinPick(req, start);
       req &= ~(uint64_t{1} << l);
       InputVc& v = vc(vb + l);
       const int32_t base = ob + o * vcs_;
@@ -551,8 +566,8 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
                            : inj_port_vcs << (deg * vcs_ + (in - deg) * inj_vcs_));
       rest &= ~req;
       // Round robin among the port's requests of the highest class priority.
-      int l = roundRobinPick(prioritized() ? topPriority(req, vb) : req,
-                             ports_[pb + in].sa_in_ptr);
+      int l = prioritized() ? pickPriority(req, ports_[pb + in].sa_in_ptr, vb)
+                            : roundRobinPick(req, ports_[pb + in].sa_in_ptr);
       if (lane) {
         for (uint64_t m = req; m != 0; m &= m - 1) {
           const InputVc& u = vc(vb + __builtin_ctzll(m));
@@ -574,17 +589,10 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     }
     for (uint32_t pm = out_ports; pm != 0; pm &= pm - 1) {
       const int o = __builtin_ctz(pm);
-      uint32_t inputs = out_req[o];
-      if (prioritized() && (out_req[o] & lane_in) == 0) {
-        // The inputs whose chosen VC has the highest class priority.
-        uint64_t vcs = 0;
-        for (uint32_t m = inputs; m != 0; m &= m - 1) vcs |= uint64_t{1} << chosen[__builtin_ctz(m)];
-        inputs = 0;
-        for (uint64_t m = topPriority(vcs, vb); m != 0; m &= m - 1)
-          inputs |= 1u << vc(vb + static_cast<uint32_t>(__builtin_ctzll(m))).port;
-      }
-      const int in = (out_req[o] & lane_in) != 0 ? __builtin_ctz(out_req[o] & lane_in)
-                                                 : roundRobinPick(inputs, ports_[pb + o].sa_out_ptr);
+      const int in =
+          (out_req[o] & lane_in) != 0 ? __builtin_ctz(out_req[o] & lane_in)
+          : prioritized() ? roundRobinPick(topInputs(out_req[o], chosen, vb), ports_[pb + o].sa_out_ptr)
+                          : roundRobinPick(out_req[o], ports_[pb + o].sa_out_ptr);
       ports_[pb + o].sa_out_ptr = roundRobinNext(in);
       ports_[pb + in].sa_in_ptr = roundRobinNext(chosen[in]);
       moved |= uint64_t{1} << chosen[in];
