@@ -229,7 +229,10 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
          static_cast<double>(c.messageMinBits), static_cast<double>(c.messageMaxBits),
          static_cast<double>(c.reply),
          static_cast<double>(elab::userPatternIndex(p, c.traffic.patternDef).value_or(-1)),
-         static_cast<double>(c.priority)});
+         static_cast<double>(c.priority),
+         static_cast<double>(runtimeCode("CreationProcess", c.injectionProcess)),
+         c.creationIntervalClocks ? c.creationIntervalClocks->toDouble() : 0.0,
+         c.onOffBurstClocks.toDouble(), c.onOffDuty.toDouble()});
   }
   for (const sema::NodePair& pair : p.reportPairs) {
     t.reportPairs.push_back(static_cast<int32_t>(pair.src));

@@ -66,7 +66,8 @@ inline constexpr int64_t kMaxClassPriority = 255;
 // The forms a TrafficClass may hold besides (Reply c) and (Priority n): the load, the pattern, the length.
 inline constexpr FormId kClassForms[] = {FormId::OfferedLoad, FormId::MessageCreationRate,
                                          FormId::MessageCreationInterval,
-                                         FormId::TrafficPattern, FormId::MessageLength};
+                                         FormId::TrafficPattern, FormId::MessageLength,
+                                         FormId::InjectionProcess};
 
 struct FormValues {
   std::array<FormValue, kFormCount> forms;

@@ -64,6 +64,11 @@ struct TrafficClassSpec {
   SourceRange patternRange;  // its own (TrafficPattern ...); invalid: the top-level one's
   int32_t reply = -1;  // the class answering each delivered message of this one; -1: none
   int32_t priority = 0;  // (Priority n), 0..255: higher is served first (docs/language.md)
+  // Its creation process: its own InjectionProcess or the top level's (Parameters' fields).
+  EnumId injectionProcess = EnumId::InjectionProcess_Bernoulli;
+  std::optional<Rational> creationIntervalClocks;  // Periodic
+  Rational onOffBurstClocks;
+  Rational onOffDuty;
 };
 
 struct SweepSpec {

@@ -95,14 +95,17 @@ std::string printParameters(const Parameters& p) {
   if (!classes) line(FormId::TrafficPattern, patternName(p.traffic));
   for (size_t k = 0; k < p.classes.size(); ++k) {
     const TrafficClassSpec& c = p.classes[k];
-    out += fmt::format("TrafficClass {} = {}: {} per node per clock{}, {}, {}bit to {}bit{}{}\n", k,
+    out += fmt::format("TrafficClass {} = {}: {} per node per clock{}, {}, {}bit to {}bit{}{}{}\n", k,
                        c.name, c.creationRate.str(),
                        c.offeredLoad ? fmt::format(" (OfferedLoad {})", c.offeredLoad->str())
                                      : std::string(c.creationRate.isZero() ? " (replies only)" : ""),
                        patternName(c.traffic), c.messageMinBits, c.messageMaxBits,
                        c.reply >= 0 ? fmt::format(", answered by {}", p.classes[c.reply].name)
                                     : std::string(),
-                       c.priority != 0 ? fmt::format(", priority {}", c.priority) : std::string());
+                       c.priority != 0 ? fmt::format(", priority {}", c.priority) : std::string(),
+                       c.injectionProcess == EnumId::InjectionProcess_Bernoulli
+                           ? std::string()
+                           : fmt::format(", {}", enumInfo(c.injectionProcess).name));
   }
   line(FormId::InjectionProcess,
        p.injectionProcess == EnumId::InjectionProcess_OnOff

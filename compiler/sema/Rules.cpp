@@ -158,6 +158,10 @@ class Resolver {
     spec.traffic = p_.traffic;
     spec.patternRange = patternRange;
     spec.priority = c.priority;
+    spec.injectionProcess = p_.injectionProcess;
+    spec.creationIntervalClocks = p_.creationIntervalClocks;
+    spec.onOffBurstClocks = p_.onOffBurstClocks;
+    spec.onOffDuty = p_.onOffDuty;
     return spec;
   }
 
@@ -194,12 +198,27 @@ class Resolver {
             "classes refuse a creation that finds the queue full")
           .withHint("remove (InjectionQueueOverflow Block), or the TrafficClass forms");
     }
-    if (ok(FormId::InjectionProcess) &&
-        v_[FormId::InjectionProcess].injection.process != EnumId::InjectionProcess_Bernoulli) {
+    // A top-level process is the classes' default; a trace is a load of its own.
+    auto trace = [](const FormValue& v) {
+      return v.ok && v.injection.process == EnumId::InjectionProcess_Trace;
+    };
+    if (ok(FormId::InjectionProcess) && trace(v_[FormId::InjectionProcess])) {
       error(DiagKind::ConflictingForms, FormId::InjectionProcess,
-            "traffic classes create their messages as Bernoulli processes; another "
-            "InjectionProcess for them is not supported")
-          .withHint("remove InjectionProcess, or the TrafficClass forms");
+            "a trace gives the whole network's messages, and this program declares traffic "
+            "classes, which create their own")
+          .withHint("remove the trace, or the TrafficClass forms");
+    }
+    for (const ClassForm& c : v_.classes) {
+      for (const auto& [id, value] : c.values) {
+        if (id != FormId::InjectionProcess || !trace(value)) continue;
+        diags_.report(DiagKind::ConflictingForms, value.form->range,
+                      fmt::format("class '{}' cannot be a trace: a trace gives the whole "
+                                  "network's messages",
+                                  c.name))
+            .withHint("give the class Bernoulli, Periodic or OnOff, or replay the trace "
+                      "without classes");
+        failed_ = true;
+      }
     }
     if (failed_) return;
     std::vector<TrafficClassSpec> specs;
@@ -246,6 +265,17 @@ class Resolver {
       const bool answers = std::any_of(specs.begin(), specs.end(), [&](const auto& s) {
         return s.reply == static_cast<int32_t>(k);
       });
+      if (specs[k].creationRate.isZero()) {
+        // Replies are sent at deliveries, not by a process.
+        for (const auto& [id, value] : v_.classes[k].values) {
+          if (id != FormId::InjectionProcess) continue;
+          diags_.report(DiagKind::NoEffect, value.form->range,
+                        fmt::format("class '{}' has no load of its own: it is sent only in "
+                                    "reply, at each delivery, and InjectionProcess has no effect",
+                                    specs[k].name))
+              .withHint("remove it, or give the class a load, e.g. (OfferedLoad 10%)");
+        }
+      }
       if (!specs[k].creationRate.isZero() || answers) continue;
       diags_.report(DiagKind::MissingForm, specs[k].range,
                     fmt::format("traffic class '{}' has no rate and answers no class: it would "
@@ -284,6 +314,11 @@ class Resolver {
     p_.messageMinBits = first.messageMinBits;
     p_.messageMaxBits = first.messageMaxBits;
     p_.traffic = first.traffic;
+    // Class 0 is the simulator's main traffic: its process is the main entries'.
+    p_.injectionProcess = first.injectionProcess;
+    p_.creationIntervalClocks = first.creationIntervalClocks;
+    p_.onOffBurstClocks = first.onOffBurstClocks;
+    p_.onOffDuty = first.onOffDuty;
     p_.classes = std::move(specs);
   }
 

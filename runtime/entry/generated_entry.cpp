@@ -203,6 +203,10 @@ ndl::rt::SimParams makeParams(const ndl::rt::AbiValues& values) {
     c.reply = static_cast<int32_t>(row[4]);
     c.user_pattern = static_cast<int32_t>(row[5]);
     c.priority = static_cast<uint8_t>(row[6]);
+    c.process = static_cast<CreationProcess>(static_cast<int>(row[7]));
+    c.interval_clocks = row[8];
+    c.on_off_burst_clocks = row[9];
+    c.on_off_duty = row[10];
     p.classes.push_back(std::move(c));
   }
   return p;

@@ -44,45 +44,18 @@ TrafficSources::TrafficSources(const SimParams& params, const TopologyIndex& top
   const int32_t nodes = nodes_;
   length_step_ = lengthStep(params.message_min_bits, params.message_max_bits);
   length_choices_ = (params.message_max_bits - params.message_min_bits) / length_step_ + 1;
-  periodic_gap_ = std::max<int64_t>(1, std::llround(params.creation_interval_clocks));
-  log_no_creation_ = std::log1p(-params.creation_rate);
+  main_ = Process(params.creation_process, params.creation_rate, params.creation_interval_clocks,
+                  params.on_off_burst_clocks, params.on_off_duty);
   const bool on_off = params.creation_process == CreationProcess::kOnOff;
-  if (on_off) {
-    // A two-state chain switching at the end of a clock: on -> off with probability
-    // 1 / burst, off -> on with the probability that makes the share of clocks on the duty
-    // cycle (docs/runtime.md 2.7).
-    on_rate_ = params.creation_rate / params.on_off_duty;
-    on_end_ = 1.0 / params.on_off_burst_clocks;
-    off_end_ = params.on_off_duty >= 1 ? 1.0
-                                       : on_end_ * params.on_off_duty / (1 - params.on_off_duty);
-    log_no_on_rate_ = std::log1p(-on_rate_);
-    log_no_on_end_ = std::log1p(-on_end_);
-    log_no_off_end_ = std::log1p(-off_end_);
-    on_off_.resize(static_cast<size_t>(nodes));
-  }
+  if (on_off) on_off_.resize(static_cast<size_t>(nodes));
   for (int32_t n = 0; n < nodes; ++n) {
     Source& s = sources_[n];
     s.rng = Rng(params.seed, static_cast<uint64_t>(n));
     const bool active =
         params.creation_process == CreationProcess::kPeriodic ? true : params.creation_rate > 0;
     if (!active) continue;
-    if (on_off) {
-      // The chain starts in its stationary state: on with probability duty, and then (the
-      // periods being geometric) the rest of its period is as long as a whole one.
-      OnOffState& o = on_off_[static_cast<size_t>(n)];
-      if (params.on_off_duty >= 1) {
-        o.on_end = INT64_MAX / 4;
-      } else if (s.rng.uniform01() < params.on_off_duty) {
-        o.on_end = s.rng.geometric(on_end_, log_no_on_end_) - 1;
-      } else {
-        o.on_start = s.rng.geometric(off_end_, log_no_off_end_);
-        o.on_end = o.on_start + s.rng.geometric(on_end_, log_no_on_end_) - 1;
-      }
-    }
-    const int64_t first = params.creation_process == CreationProcess::kPeriodic
-                              ? static_cast<int64_t>(s.rng.below(periodic_gap_))
-                              : nextCreation(n, -1);
-    due_.push(first, n);
+    due_.push(firstCreation(s.rng, main_, on_off ? &on_off_[static_cast<size_t>(n)] : nullptr),
+              n);
   }
   setUpClasses();
 }
@@ -114,7 +87,12 @@ void TrafficSources::setUpClasses() {
     const int64_t lo = k == 0 ? params_.message_min_bits : row.min_bits;
     const int64_t hi = k == 0 ? params_.message_max_bits : row.max_bits;
     cs.rate = k == 0 ? 0.0 : row.rate;
-    cs.log_no_creation = std::log1p(-cs.rate);
+    // Class 0's creations are the main process's (params_.creation_process).
+    if (k > 0) {
+      cs.process =
+          Process(row.process, row.rate, row.interval_clocks, row.on_off_burst_clocks, row.on_off_duty);
+      if (row.process == CreationProcess::kOnOff) cs.on_off.resize(static_cast<size_t>(nodes));
+    }
     cs.dest = pattern == TrafficPattern::kCustom ? params_.dest_fn : destFnFor(pattern);
     cs.user_pattern = k == 0 ? params_.user_pattern : row.user_pattern;
     cs.min_bits = lo;
@@ -128,36 +106,70 @@ void TrafficSources::setUpClasses() {
       Rng& rng = classRng(static_cast<int32_t>(k), n);
       rng = Rng(params_.seed, (static_cast<uint64_t>(k) + 1) << 32 | static_cast<uint64_t>(n));
       if (k > 0 && cs.rate > 0)
-        due_.push(rng.geometric(cs.rate, cs.log_no_creation) - 1,
+        due_.push(firstCreation(rng, cs.process, cs.on_off.empty() ? nullptr : &cs.on_off[n]),
                   static_cast<int32_t>(k) * nodes + n);
     }
     classes_.push_back(std::move(cs));
   }
 }
 
-int64_t TrafficSources::nextCreation(int32_t e, int64_t c) {
-  Source& s = sources_[static_cast<size_t>(e)];
-  switch (params_.creation_process) {
-    case CreationProcess::kPeriodic: return c + periodic_gap_;
-    case CreationProcess::kOnOff: return nextOnOff(s, on_off_[static_cast<size_t>(e)], c);
+TrafficSources::Process::Process(CreationProcess k, double r, double interval_clocks,
+                                 double burst_clocks, double d)
+    : kind(k), rate(r), log_no_creation(std::log1p(-r)) {
+  periodic_gap = std::max<int64_t>(1, std::llround(interval_clocks));
+  if (k != CreationProcess::kOnOff) return;
+  // A two-state chain switching at the end of a clock: on -> off with probability 1 / burst,
+  // off -> on with the probability that makes the share of clocks on the duty cycle
+  // (docs/runtime.md 2.7).
+  duty = d;
+  on_rate = r / d;
+  on_end = 1.0 / burst_clocks;
+  off_end = d >= 1 ? 1.0 : on_end * d / (1 - d);
+  log_no_on_rate = std::log1p(-on_rate);
+  log_no_on_end = std::log1p(-on_end);
+  log_no_off_end = std::log1p(-off_end);
+}
+
+int64_t TrafficSources::firstCreation(Rng& rng, const Process& p, OnOffState* o) {
+  if (p.kind == CreationProcess::kPeriodic)
+    return static_cast<int64_t>(rng.below(static_cast<uint64_t>(p.periodic_gap)));
+  if (p.kind == CreationProcess::kOnOff) {
+    // The chain starts in its stationary state: on with probability duty, and then (the
+    // periods being geometric) the rest of its period is as long as a whole one.
+    if (p.duty >= 1) {
+      o->on_end = INT64_MAX / 4;
+    } else if (rng.uniform01() < p.duty) {
+      o->on_end = rng.geometric(p.on_end, p.log_no_on_end) - 1;
+    } else {
+      o->on_start = rng.geometric(p.off_end, p.log_no_off_end);
+      o->on_end = o->on_start + rng.geometric(p.on_end, p.log_no_on_end) - 1;
+    }
+  }
+  return nextCreation(rng, p, o, -1);
+}
+
+int64_t TrafficSources::nextCreation(Rng& rng, const Process& p, OnOffState* o, int64_t c) {
+  switch (p.kind) {
+    case CreationProcess::kPeriodic: return c + p.periodic_gap;
+    case CreationProcess::kOnOff: return nextOnOff(rng, p, *o, c);
     case CreationProcess::kBernoulli: break;
   }
-  return c + s.rng.geometric(params_.creation_rate, log_no_creation_);
+  return c + rng.geometric(p.rate, p.log_no_creation);
 }
 
 // One Bernoulli(on_rate_) trial per clock of each on period, drawn as the gap to the first
 // success; a gap that passes the period's end draws again in the next period (the gaps are
 // memoryless, so this is the same process as one coin per clock). The chain runs on while a
 // source is blocked: it creates again in whatever period the clock of its release falls.
-int64_t TrafficSources::nextOnOff(Source& s, OnOffState& o, int64_t c) {
+int64_t TrafficSources::nextOnOff(Rng& rng, const Process& p, OnOffState& o, int64_t c) {
   int64_t t = c + 1;
   for (;;) {
     while (o.on_end < t) {
-      o.on_start = o.on_end + 1 + s.rng.geometric(off_end_, log_no_off_end_);
-      o.on_end = o.on_start + s.rng.geometric(on_end_, log_no_on_end_) - 1;
+      o.on_start = o.on_end + 1 + rng.geometric(p.off_end, p.log_no_off_end);
+      o.on_end = o.on_start + rng.geometric(p.on_end, p.log_no_on_end) - 1;
     }
     t = std::max(t, o.on_start);
-    const int64_t at = t + s.rng.geometric(on_rate_, log_no_on_rate_) - 1;
+    const int64_t at = t + rng.geometric(p.on_rate, p.log_no_on_rate) - 1;
     if (at <= o.on_end) return at;
     t = o.on_end + 1;
   }
@@ -181,8 +193,11 @@ void TrafficSources::createDue(int64_t c, PacketStore& store, Statistics& stats,
       return;
     }
     if (id >= nodes_) {
-      const ClassStream& k = classes_[static_cast<size_t>(id / nodes_)];
-      due_.push(c + classRng(id / nodes_, id % nodes_).geometric(k.rate, k.log_no_creation), id);
+      ClassStream& k = classes_[static_cast<size_t>(id / nodes_)];
+      const int32_t n = id % nodes_;
+      due_.push(nextCreation(classRng(id / nodes_, n), k.process,
+                             k.on_off.empty() ? nullptr : &k.on_off[static_cast<size_t>(n)], c),
+                id);
     } else if (!sources_[id].blocked) {
       // A blocked source creates again once its queue has room (inject).
       due_.push(nextCreation(id, c), id);

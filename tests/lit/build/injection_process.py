@@ -11,7 +11,9 @@ one source's:
   the chain, not from the simulator's code.
 Variances are compared within 12% (about 4 standard errors of a sample variance over
 2,000 windows), means within 3% (4% for OnOff, whose windows are correlated). A blocked OnOff source (a queue of one message, Block)
-creates less than the rate asks and refuses nothing.
+creates less than the rate asks and refuses nothing. Traffic classes with processes of
+their own add their means and variances (a Bernoulli and an OnOff class; a Periodic class 0
+and a Bernoulli one); a top-level process is each class's.
 """
 import os
 import sys
@@ -108,4 +110,37 @@ check("blocked: nothing refused", m["refused"] == 0)
 check("blocked: held sources create less than the rate",
       m["created"] < 0.9 * SOURCES * CLOCKS * 0.05, f"{m['created']}")
 check("blocked: conservation", r["conservation"]["holds"])
+# Traffic classes, each with its process (its own InjectionProcess, or the top level's): the
+# classes' creations are independent, so a window's count has the sum of their means and
+# variances. The base program's rate goes into the classes.
+CLASSES = PROGRAM.replace(f"(MessageCreationRate {RATE * 100:g}%)\n", "")
+r = run(ndlc, out, "classes-onoff", CLASSES + f"""(TrafficClass a (MessageCreationRate {RATE * 100:g}%))
+(TrafficClass b (MessageCreationRate {RATE * 100:g}%) (InjectionProcess (OnOff (Burst 10clock) (Duty 20%))))
+""", status="time_limit")
+_, mean, var = windows(r)
+want = BERNOULLI + on_off_variance(10, 0.2)
+check("classes, Bernoulli and OnOff: mean per window", near(mean, 2 * MEAN, 0.04),
+      f"{mean:.2f} vs {2 * MEAN:.2f}")
+check("classes, Bernoulli and OnOff: the sum of their variances", near(var, want, 0.12),
+      f"{var:.1f} vs {want:.1f}")
+check("classes: burstier than two Bernoulli classes", var > 1.3 * 2 * BERNOULLI,
+      f"{var:.1f} vs {2 * BERNOULLI:.1f}")
+r = run(ndlc, out, "classes-periodic", CLASSES + f"""(TrafficClass a (MessageCreationInterval 50clock) (InjectionProcess Periodic))
+(TrafficClass b (MessageCreationRate {RATE * 100:g}%))
+""", status="time_limit")
+_, mean, var = windows(r)
+check("classes, Periodic (class 0) and Bernoulli: mean per window", near(mean, 2 * MEAN, 0.03),
+      f"{mean:.2f} vs {2 * MEAN:.2f}")
+check("classes, Periodic and Bernoulli: Bernoulli's variance alone", near(var, BERNOULLI, 0.12),
+      f"{var:.1f} vs {BERNOULLI:.1f}")
+a = r["classes"][0]["messages"]["created"]
+check("classes: the periodic class creates every 50 clocks exactly", a == SOURCES * CLOCKS // 50,
+      f"{a}")
+r = run(ndlc, out, "classes-default", CLASSES + """(InjectionProcess Periodic)
+(TrafficClass a (MessageCreationInterval 50clock))
+(TrafficClass b (MessageCreationInterval 25clock))
+""", status="time_limit")
+counts, _, _ = windows(r)
+check("classes: the top-level process is every class's",
+      set(counts) == {SOURCES * (W // 50 + W // 25)}, f"{sorted(set(counts))}")
 print("injection_process: all checks passed")

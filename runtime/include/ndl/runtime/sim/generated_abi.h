@@ -102,12 +102,13 @@ extern const int32_t ndl_report_pairs[];  // ReportPairCount * 2
 // TrafficClassCount rows of NDL_TRAFFIC_CLASS_FIELDS: creation rate per endpoint per clock,
 // pattern (ndl::rt::TrafficPattern), shortest and longest message in bits, the replying class
 // (-1: none), under pattern Custom its index in UserPatternNames (-1: none), and its
-// priority (0..255, higher served first). Class 0's rate, pattern and lengths are also the
-// main entries (CreationRate,
+// priority (0..255, higher served first), its creation process (CreationProcess), its
+// interval in clocks (Periodic), its mean on period in clocks and duty cycle (OnOff). Class
+// 0's rate, pattern, lengths and process are also the main entries (CreationRate,
 // Pattern, MessageMinBits, MessageMaxBits), which --param may change: the simulator reads
 // them from there.
 extern const double ndl_traffic_classes[];
-#define NDL_TRAFFIC_CLASS_FIELDS 7
+#define NDL_TRAFFIC_CLASS_FIELDS 11
 // The endpoints (terminals) of the routers in router order, run-length coded: NumEndpointRuns
 // pairs (endpoints of each router of the run, routers in the run); NumEndpoints in all.
 // Endpoint ids count up router by router: router r's are ep_begin[r] .. ep_begin[r+1]-1.

@@ -181,6 +181,11 @@ struct SimParams {
     int64_t min_bits = 0, max_bits = 0;
     int32_t reply = -1;  // the class answering each delivered message of this one
     uint8_t priority = 0;  // higher is served first: the source's queue, VC and switch allocation
+    // Its creation process, as creation_process and its parameters are the main traffic's.
+    CreationProcess process = CreationProcess::kBernoulli;
+    double interval_clocks = 0.0;
+    double on_off_burst_clocks = 0.0;
+    double on_off_duty = 0.0;
   };
   std::vector<TrafficClass> classes;
 

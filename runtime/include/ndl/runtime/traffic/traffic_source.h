@@ -98,14 +98,36 @@ class TrafficSources {
   [[gnu::always_inline]] inline void injectHeadBody(int32_t r, int32_t e, int32_t local,
                                                     int64_t c, PacketStore& store,
                                                     Statistics& stats, Network& net);
-  // The clock of endpoint e's next creation after clock c (c + 1 at the earliest).
-  int64_t nextCreation(int32_t e, int64_t c);
+  // A creation process (the main traffic's, or a class's): Bernoulli at `rate` per clock,
+  // Periodic every `periodic_gap` clocks, or OnOff: the probabilities of a creation per clock
+  // while on, of an on period ending and of an off period ending at a clock, with their
+  // log1p(-p) for geometric draws.
+  struct Process {
+    CreationProcess kind = CreationProcess::kBernoulli;
+    double rate = 0, log_no_creation = 0;
+    int64_t periodic_gap = 1;
+    double duty = 1;
+    double on_rate = 0, log_no_on_rate = 0;
+    double on_end = 0, log_no_on_end = 0;
+    double off_end = 0, log_no_off_end = 0;
+    Process() = default;
+    Process(CreationProcess kind, double rate, double interval_clocks, double burst_clocks,
+            double duty);
+  };
   // An on/off source's chain: its current or next on period, [on_start, on_end] (clocks).
   struct OnOffState {
     int64_t on_start = 0;
     int64_t on_end = -1;
   };
-  int64_t nextOnOff(Source& s, OnOffState& o, int64_t c);
+  // A source's first creation (its chain started in its stationary state under OnOff), and
+  // the clock of its next one after clock c (c + 1 at the earliest).
+  static int64_t firstCreation(Rng& rng, const Process& p, OnOffState* o);
+  static int64_t nextCreation(Rng& rng, const Process& p, OnOffState* o, int64_t c);
+  static int64_t nextOnOff(Rng& rng, const Process& p, OnOffState& o, int64_t c);
+  int64_t nextCreation(int32_t e, int64_t c) {
+    return nextCreation(sources_[static_cast<size_t>(e)].rng, main_,
+                        on_off_.empty() ? nullptr : &on_off_[static_cast<size_t>(e)], c);
+  }
   void create(int32_t node, int64_t c, PacketStore& store, Statistics& stats, Network& net);
   // `refusable`: a synthetic creation, refused when the queue is full (InjectionQueueOverflow
   // Refuse); an application's message or a reply is not.
@@ -119,7 +141,8 @@ class TrafficSources {
   // destinations and lengths and its replies' lengths from a stream of its own per endpoint.
   struct ClassStream {
     double rate = 0;
-    double log_no_creation = 0;
+    Process process;
+    std::vector<OnOffState> on_off;  // per endpoint under OnOff
     DestFn dest = nullptr;
     int32_t user_pattern = -1;  // kCustom: which pattern written in NDL
     int64_t min_bits = 0, length_step = 1, length_choices = 1;
@@ -159,13 +182,7 @@ class TrafficSources {
   int32_t nodes_;
   int64_t length_step_;
   int64_t length_choices_;
-  int64_t periodic_gap_;
-  double log_no_creation_;  // log1p(-creation_rate), for the gaps of a Bernoulli process
-  // OnOff: the probabilities of a creation per clock while on, of an on period ending and of
-  // an off period ending at a clock, and their log1p(-p) for geometric draws.
-  double on_rate_ = 0, log_no_on_rate_ = 0;
-  double on_end_ = 0, log_no_on_end_ = 0;
-  double off_end_ = 0, log_no_off_end_ = 0;
+  Process main_;                    // the main traffic's (class 0's) process
   std::vector<OnOffState> on_off_;  // per endpoint under OnOff only
   int64_t created_ = 0;
   int64_t queued_ = 0;
