@@ -848,6 +848,7 @@ void readClass(const Node& form, FormValues& values, DiagnosticEngine& diags) {
         continue;
       }
       c.priority = static_cast<int32_t>(n.number.num());
+      c.priorityRange = n.range;
       continue;
     }
     FormValue v;

@@ -57,6 +57,7 @@ struct ClassForm {
   std::string reply;                                 // (Reply other): "" without
   SourceRange replyRange;
   int32_t priority = 0;  // (Priority n): 0 (the lowest) without
+  SourceRange priorityRange;  // its value; invalid without
   bool ok = true;
 };
 

@@ -158,10 +158,14 @@ class Resolver {
     spec.traffic = p_.traffic;
     spec.patternRange = patternRange;
     spec.priority = c.priority;
-    spec.injectionProcess = p_.injectionProcess;
-    spec.creationIntervalClocks = p_.creationIntervalClocks;
-    spec.onOffBurstClocks = p_.onOffBurstClocks;
-    spec.onOffDuty = p_.onOffDuty;
+    // A class with no load of its own is sent only in reply: it has no process (Bernoulli at
+    // rate 0 creates nothing, where a periodic one would create every clock).
+    if (!spec.creationRate.isZero()) {
+      spec.injectionProcess = p_.injectionProcess;
+      spec.creationIntervalClocks = p_.creationIntervalClocks;
+      spec.onOffBurstClocks = p_.onOffBurstClocks;
+      spec.onOffDuty = p_.onOffDuty;
+    }
     return spec;
   }
 
@@ -307,6 +311,7 @@ class Resolver {
       }
     }
     if (failed_) return;
+    noEffectInClasses(specs);
     const TrafficClassSpec& first = specs[0];
     p_.creationRate = first.creationRate;
     p_.offeredLoad = first.offeredLoad;
@@ -323,6 +328,44 @@ class Resolver {
   }
 
  private:
+  // Class forms that change nothing: priorities that are all alike (the classes are then
+  // served as if none had one), a top-level InjectionProcess that every class with a load
+  // replaces with its own.
+  void noEffectInClasses(const std::vector<TrafficClassSpec>& specs) {
+    auto own = [&](size_t k, FormId id) {
+      for (const auto& [f, value] : v_.classes[k].values)
+        if (f == id) return true;
+      return false;
+    };
+    const bool differ = std::any_of(specs.begin(), specs.end(), [&](const auto& s) {
+      return s.priority != specs.front().priority;
+    });
+    if (!differ) {
+      for (size_t k = 0; k < specs.size(); ++k) {
+        if (!v_.classes[k].priorityRange.valid()) continue;
+        diags_.report(DiagKind::NoEffect, v_.classes[k].priorityRange,
+                      specs.size() == 1
+                          ? std::string("one traffic class has no other to be served before or "
+                                        "after: Priority has no effect")
+                          : fmt::format("every class has priority {}: priorities order classes "
+                                        "that differ in them, and Priority has no effect",
+                                        specs[k].priority))
+            .withHint("give the classes different priorities, or remove it");
+        break;
+      }
+    }
+    if (given(FormId::InjectionProcess)) {
+      bool used = false;
+      for (size_t k = 0; k < specs.size(); ++k)
+        used = used || (!specs[k].creationRate.isZero() && !own(k, FormId::InjectionProcess));
+      if (!used)
+        diags_.report(DiagKind::NoEffect, valueRange(FormId::InjectionProcess),
+                      "every traffic class with a load gives its own InjectionProcess: the "
+                      "top-level one has no effect")
+            .withHint("remove it, or the classes' own");
+    }
+  }
+
   bool given(FormId id) const { return v_.given(id); }
   // Synthetic traffic: an interval, or a rate above 0% ((MessageCreationRate 0%) switches it
   // off, e.g. with --set on a program whose pattern file is then the only load).

@@ -176,8 +176,14 @@ void Simulator::State::account(int64_t c) {
     m.max_hops = std::max<uint32_t>(m.max_hops, p.hops);
     if (++m.resolved == m.packets) {
       stats.onMessageResolved(m, c);
-      if (sources.replies() && m.dropped == 0 && m.tag == kNoTag) [[unlikely]]
-        sources.reply(m, c, store, stats, net);
+      if (sources.replies() && m.dropped == 0 && m.tag == kNoTag) [[unlikely]] {
+        // The reply may grow the message pool, moving m: it is read no more after it.
+        const Message done = m;
+        sources.reply(done, c, store, stats, net);
+        store.messages.release(p.message);
+        store.packets.release(arrival.packet);
+        continue;
+      }
       if (m.tag != kNoTag) {
         if (m.dropped > 0) {
           app->onDropped();

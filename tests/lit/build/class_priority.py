@@ -12,7 +12,12 @@ measurement. What each relation rests on:
    but for the classes' `priority` key.
 3. Past saturation (26% low + 10% high): a class of higher priority keeps its throughput
    (accepted at least 95% of offered over the window), where without priorities it loses its
-   share with the other (measured 79%; at most 90% is asked).
+   share with the other (measured 79%; at most 90% is asked). The run ends (saturated)
+   before the sources' queues of 10,000 messages fill: once full, a queue refuses every
+   class (docs/language.md).
+4. Multi-packet replies of a higher priority (a 384-bit reply is 4 packets) entering source
+   queues that hold requests: every request and every reply delivered, one reply per request,
+   conservation counted by the simulator apart from the classes' figures.
 """
 import json
 import os
@@ -90,3 +95,18 @@ for name, prio, lo_share, hi_share in (("over", "", 0.0, 0.90), ("over_high", "(
     share = b["accepted_flits_per_node_cycle"] / b["offered_flits_per_node_cycle"]
     check(f"{name}: class b accepts {lo_share:.2f} to {hi_share:.2f} of its offered load",
           lo_share <= share <= hi_share, f"{share:.4f}")
+
+# ---- 4. replies of a higher priority, several packets each
+r = run(ndlc, out, "replies", BASE + """(Measurement Burst)
+(MessageCreationMax 3000)
+(TrafficClass req (OfferedLoad 12%) (MessageLength 32bit) (Reply rep))
+(TrafficClass rep (MessageLength 384bit) (Priority 1))
+""")
+req, rep = r["classes"]
+check("replies: every message delivered", r["messages"]["created"] == r["messages"]["delivered"]
+      == 6000, f"{r['messages']}")
+check("replies: one per request", rep["messages"]["delivered"] == req["messages"]["delivered"]
+      == 3000, f"{req['messages']} {rep['messages']}")
+check("replies: packets, one per request and four per reply",
+      r["packets"]["delivered"] == 3000 + 4 * 3000, f"{r['packets']}")
+check("replies: conservation", r["conservation"]["holds"], f"{r['conservation']}")

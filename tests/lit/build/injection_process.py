@@ -143,4 +143,13 @@ r = run(ndlc, out, "classes-default", CLASSES + """(InjectionProcess Periodic)
 counts, _, _ = windows(r)
 check("classes: the top-level process is every class's",
       set(counts) == {SOURCES * (W // 50 + W // 25)}, f"{sorted(set(counts))}")
+# A class sent only in reply has no process, whatever the top level's: class 0 here.
+r = run(ndlc, out, "classes-reply-first", CLASSES + """(InjectionProcess Periodic)
+(TrafficClass data (MessageLength 64bit))
+(TrafficClass read (MessageCreationInterval 50clock) (Reply data))
+""", status="time_limit")
+data, read = (c["messages"] for c in r["classes"])
+check("classes: a reply-only class 0 sends only replies",
+      read["created"] == SOURCES * CLOCKS // 50 and data["created"] == read["delivered"],
+      f"{read} {data}")
 print("injection_process: all checks passed")
