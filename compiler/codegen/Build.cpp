@@ -133,7 +133,8 @@ std::unique_ptr<llvm::Module> prepare(llvm::LLVMContext& context,
     // inlines into the router step (external, the inliner keeps a copy and
     // weighs it as shared).
     for (const char* name :
-         {"ndl_generated_route", "ndl_user_route", "ndl_has_port", "ndl_peer", "ndl_distance"})
+         {"ndl_generated_route", "ndl_user_route", "ndl_has_port", "ndl_peer", "ndl_distance",
+          "ndl_endpoint_router", "ndl_router_first_endpoint", "ndl_router_endpoints"})
       if (llvm::Function* f = m->getFunction(name); f && !f->isDeclaration()) {
         f->setLinkage(llvm::GlobalValue::InternalLinkage);
         f->addFnAttr(llvm::Attribute::AlwaysInline);

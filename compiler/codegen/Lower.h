@@ -23,6 +23,10 @@ struct NetworkConstants {
   // the optimizer cannot fold them.
   bool asData = false;
   int64_t nodes = 0;
+  // The endpoints (terminals): how many, and whether each router has exactly one with its own
+  // number (then an endpoint's router is the endpoint itself, with no table to read).
+  int64_t endpoints = 0;
+  bool oneEndpointEach = true;
   std::vector<int64_t> radices;
   std::vector<int64_t> strides;
   std::vector<int64_t> wraps;    // per port dimension, 0 or 1

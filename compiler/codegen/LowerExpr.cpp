@@ -47,6 +47,7 @@ class Lowerer {
     wraps_ = table("ndl.wraps", net.wraps);
     dimUsed_ = table("ndl.dim_used", net.dimUsed);
     nodes_ = scalar("ndl.nodes", net.nodes);
+    endpoints_ = scalar("ndl.endpoints", net.endpoints);
     dims_ = scalar("ndl.dims", static_cast<int64_t>(net.radices.size()));
     // Every radix a power of two (so every stride too): coordinates are a
     // shift and a mask, exact floor division and modulo for any sign.
@@ -184,6 +185,25 @@ class Lowerer {
   }
   void checkNode(llvm::Value* n, const Expr& e) {
     failIf(b_.CreateICmpUGE(n, nodes()), e, "a node the network does not have");
+  }
+  void checkEndpoint(llvm::Value* x, const Expr& e) {
+    failIf(b_.CreateICmpUGE(x, endpoints()), e, "an endpoint the network does not have");
+  }
+  // An endpoint's router, a router's first endpoint and its endpoint count, from the
+  // simulator's endpoint layout (generated_entry.cpp); folded where every router has one.
+  llvm::Value* endpointQuery(const char* name, llvm::Value* x) {
+    llvm::FunctionCallee f =
+        m_.getOrInsertFunction(name, llvm::FunctionType::get(i64_, {i64_}, false));
+    return b_.CreateCall(f, {x});
+  }
+  llvm::Value* endpointRouter(llvm::Value* x) {
+    return net_.oneEndpointEach ? x : endpointQuery("ndl_endpoint_router", x);
+  }
+  llvm::Value* firstEndpoint(llvm::Value* r) {
+    return net_.oneEndpointEach ? r : endpointQuery("ndl_router_first_endpoint", r);
+  }
+  llvm::Value* routerEndpoints(llvm::Value* r) {
+    return net_.oneEndpointEach ? constant(1) : endpointQuery("ndl_router_endpoints", r);
   }
 
   // Floor division and modulo, as the compile-time evaluator computes them.
@@ -380,6 +400,7 @@ class Lowerer {
     return rng_;
   }
   llvm::Value* nodes() { return networkValue(nodes_); }
+  llvm::Value* endpoints() { return networkValue(endpoints_); }
 
  public:
   // i64 ndl_user_header_init(i64 source, i64 dest, i64 random): the packed header.
@@ -748,6 +769,27 @@ class Lowerer {
       }
       case Op::RouteSet: return setField(e);
       case Op::RandomNode: return randomBelow(nodes(), e);
+      case Op::RandomEndpoint: return randomBelow(endpoints(), e);
+      case Op::EndpointCount: return endpoints();
+      case Op::ToEndpoint: return v(0);
+      case Op::EndpointRouter: case Op::EndpointIndex: {
+        llvm::Value* x = v(0);
+        checkEndpoint(x, e);
+        // A failed check has been recorded; the query gets a number the layout has.
+        x = b_.CreateSelect(b_.CreateICmpUGE(x, endpoints()), constant(0), x);
+        llvm::Value* r = endpointRouter(x);
+        return e.op == Op::EndpointRouter ? r : b_.CreateSub(x, firstEndpoint(r));
+      }
+      case Op::RouterEndpoints: case Op::RouterEndpoint: {
+        llvm::Value* r = v(0);
+        checkNode(r, e);
+        r = b_.CreateSelect(b_.CreateICmpUGE(r, nodes()), constant(0), r);
+        llvm::Value* at = routerEndpoints(r);
+        if (e.op == Op::RouterEndpoints) return at;
+        llvm::Value* i = v(1);
+        failIf(b_.CreateICmpUGE(i, at), e, "an endpoint the router does not have");
+        return b_.CreateAdd(firstEndpoint(r), i);
+      }
       case Op::RandomBelow: return randomBelow(v(0), e);
       case Op::RoutePrefer: {
         llvm::Value* acc = v(0);
@@ -842,6 +884,7 @@ class Lowerer {
   llvm::GlobalVariable* wraps_;
   llvm::GlobalVariable* dimUsed_;
   llvm::Value* nodes_;  // constants, or (asData) variables
+  llvm::Value* endpoints_;
   llvm::Value* dims_;
   bool pow2_ = false;  // every radix a power of two (never asData)
   std::vector<int64_t> strideShifts_;

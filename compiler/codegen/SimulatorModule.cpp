@@ -47,6 +47,8 @@ void exportArray(llvm::Module& m, llvm::Type* elem, const char* name, const std:
 NetworkConstants constantsOf(const elab::Graph& g) {
   NetworkConstants c;
   c.nodes = g.nodeCount;
+  c.endpoints = static_cast<int64_t>(g.endpointCount());
+  c.oneEndpointEach = g.endpoints.empty();
   c.radices = g.radices;
   int64_t stride = 1;
   for (int64_t r : g.radices) {

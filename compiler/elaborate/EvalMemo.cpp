@@ -34,14 +34,15 @@ namespace {
 constexpr int kSlotBits = 15;
 
 bool plainNumber(Type t) {
-  return t == Type::Int || t == Type::Bool || t == Type::Node || t == Type::Port ||
-         t == Type::Real;
+  return t == Type::Int || t == Type::Bool || t == Type::Node || t == Type::Endpoint ||
+         t == Type::Port || t == Type::Real;
 }
 
 bool impure(Op op) {
   switch (op) {
     case Op::RandomNode:
     case Op::RandomBelow:
+    case Op::RandomEndpoint:
     case Op::Linked:
     case Op::Vcs:
     case Op::InjectionVcs:

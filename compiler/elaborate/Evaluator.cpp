@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 
 #include "compiler/elaborate/Distances.h"
@@ -70,6 +71,17 @@ int64_t floorDiv(int64_t a, int64_t b) {
 
 Evaluator::Evaluator(const sema::DefinitionTable& defs, DiagnosticEngine& diags)
     : defs_(defs), diags_(diags), stack_(kStackSlots) {}
+
+const std::vector<int64_t>& Evaluator::endpointBegin(const Expr& at) {
+  if (!network_.graph) fail(at, "the network's endpoints are known once its topology is built");
+  if (!network_.endpointBegin) {
+    const Graph& g = *network_.graph;
+    std::vector<int64_t> begin(g.nodeCount + 1, 0);
+    for (NodeId n = 0; n < g.nodeCount; ++n) begin[n + 1] = begin[n] + g.endpointsAt(n);
+    network_.endpointBegin = std::make_shared<const std::vector<int64_t>>(std::move(begin));
+  }
+  return *network_.endpointBegin;
+}
 
 void Evaluator::fail(const Expr& at, std::string message) {
   throw EvalError{at.range, std::move(message)};
@@ -504,6 +516,43 @@ Value Evaluator::eval(const Expr& e, Value* frame) {
                         "coordinates (DimensionOrder, MinimalAdaptive, ...)"};
       return Value::integer(network_.distances->at(static_cast<NodeId>(a), static_cast<NodeId>(b)));
     }
+    case Op::EndpointCount:
+    case Op::EndpointRouter:
+    case Op::EndpointIndex:
+    case Op::RouterEndpoints:
+    case Op::RouterEndpoint:
+    case Op::RandomEndpoint: {
+      const std::vector<int64_t>& begin = endpointBegin(e);
+      const int64_t routers = static_cast<int64_t>(begin.size()) - 1, endpoints = begin.back();
+      if (e.op == Op::EndpointCount) return Value::integer(endpoints);
+      if (e.op == Op::RandomEndpoint) {
+        if (endpoints <= 0) fail(e, "(random-endpoint) draws from a network with no endpoints");
+        const size_t k = draws_.ranges.size();
+        draws_.ranges.push_back(endpoints);
+        const int64_t v = k < draws_.prescribed.size() ? draws_.prescribed[k] : 0;
+        return Value::integer(std::min(v, endpoints - 1));
+      }
+      const int64_t x = num(0);
+      if (e.op == Op::EndpointRouter || e.op == Op::EndpointIndex) {
+        if (x < 0 || x >= endpoints)
+          fail(e, fmt::format("endpoint {} does not exist; the network has endpoints 0 to {}", x,
+                              endpoints - 1));
+        const int64_t r = std::upper_bound(begin.begin(), begin.end(), x) - begin.begin() - 1;
+        return Value::integer(e.op == Op::EndpointRouter ? r : x - begin[static_cast<size_t>(r)]);
+      }
+      if (x < 0 || x >= routers)
+        fail(e, fmt::format("node {} does not exist; the network has nodes 0 to {}", x,
+                            routers - 1));
+      const int64_t first = begin[static_cast<size_t>(x)];
+      const int64_t at = begin[static_cast<size_t>(x) + 1] - first;
+      if (e.op == Op::RouterEndpoints) return Value::integer(at);
+      const int64_t i = num(1);
+      if (i < 0 || i >= at)
+        fail(e, at == 0 ? fmt::format("node {} is a switch: it has no endpoint {}", x, i)
+                        : fmt::format("node {} has endpoints 0 to {}, not {}", x, at - 1, i));
+      return Value::integer(first + i);
+    }
+    case Op::ToEndpoint: return Value::integer(num(0));
     case Op::MakePort: {
       int64_t d = num(0), dir = num(1);
       if (d < 0 || d > 0xFFFF || (dir != 1 && dir != -1))

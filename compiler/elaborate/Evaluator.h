@@ -70,6 +70,9 @@ struct NetworkContext {
   // (graph-distance a b): built from `graph` the first time a routing asks, shared by the copies of
   // this context.
   std::shared_ptr<const class DistanceTable> distances;
+  // The first endpoint of each router and, last, the endpoint count (docs/language.md,
+  // "Patterns written in NDL"): built from `graph` the first time an endpoint is asked for.
+  std::shared_ptr<const std::vector<int64_t>> endpointBegin;
   // The configuration a routing may read: (vcs), (injection-vcs), (avoiding).
   int64_t vcs = 1;
   int64_t injectionVcs = 1;
@@ -171,6 +174,8 @@ class Evaluator {
   void exec(const sema::Expr& e, Value* frame);
   static int64_t linkDelayClocks(const sema::Expr& at, const Value& v, const TopologyBuilder& b);
   [[noreturn]] void fail(const sema::Expr& at, std::string message);
+  // network_.endpointBegin, built on first use; fails at `at` before the topology is built.
+  const std::vector<int64_t>& endpointBegin(const sema::Expr& at);
   [[noreturn]] void twoValues(const sema::Expr& at, const HeaderFieldLayout& f, int64_t a,
                               int64_t b);
 

@@ -55,18 +55,23 @@ bool checkUserPatterns(const sema::CheckedProgram& program, const Network& net,
   for (uint32_t def : patterns) {
     const sema::Definition& d = program.defs.defs[def];
     const SourceRange site = namedAt(p, def);
-    // (nodes), (coord n d) and the other builtins describe routers; a pattern's source and
-    // destination are endpoints, the same numbers only with one endpoint per router.
-    if (!g.endpoints.empty()) {
+    // A pattern over nodes numbers routers ((coord source d) and the other builtins describe
+    // them); the traffic's sources and destinations are endpoints, the same numbers only with
+    // one endpoint per router. A pattern over endpoints works on every network.
+    const bool overEndpoints = d.params.at(0).type == sema::Type::Endpoint;
+    if (!overEndpoints && !g.endpoints.empty()) {
       diags.report(DiagKind::OutOfRange, site,
                    fmt::format("pattern '{}' is written over nodes, but {} has {} endpoints on "
                                "{} routers",
                                d.name, g.name, n, g.nodeCount))
-          .withHint("use it on a network with one endpoint per router, or a built-in pattern "
-                    "or a pattern file over the endpoints")
+          .withHint(fmt::format("declare its source an endpoint, (define-pattern ({} (source "
+                                "Endpoint)) ...), and reach routers with (endpoint-router e) "
+                                "and (router-endpoint r i)",
+                                d.name))
           .note(d.nameRange, "defined here");
       return false;
     }
+    const char* what = overEndpoints ? "endpoint" : "node";
     Draws& draws = evaluator.draws();
     for (int64_t src = 0; src < n; ++src) {
       draws.prescribed.clear();
@@ -90,11 +95,12 @@ bool checkUserPatterns(const sema::CheckedProgram& program, const Network& net,
         }
         if (dest->a < 0 || dest->a >= n) {
           diags.report(DiagKind::EvaluationError, d.body.range,
-                       fmt::format("pattern '{}' sends node {} to {}{}, outside the network's "
-                                   "nodes 0 to {}",
-                                   d.name, src, dest->a, drawn, n - 1))
-              .withHint("a destination is a node of the network; one equal to the source "
-                        "creates no message")
+                       fmt::format("pattern '{}' sends {} {} to {}{}, outside the network's "
+                                   "{}s 0 to {}",
+                                   d.name, what, src, dest->a, drawn, what, n - 1))
+              .withHint(fmt::format("a destination is {} {} of the network; one equal to the "
+                                    "source creates no message",
+                                    overEndpoints ? "an" : "a", what))
               .note(site, "the traffic's pattern");
           draws.prescribed.clear();
           draws.ranges.clear();

@@ -18,7 +18,8 @@ enum class Type : uint8_t {
   Int,    // 64-bit integer
   Bool,
   Real,   // exact rational
-  Node,   // a node number
+  Node,   // a node number: a router
+  Endpoint,  // an endpoint (terminal) number: numbered router by router (docs/language.md)
   Port,   // an output port: (port dim dir)
   Coord,  // a list of integers: radices, coordinates
   Route,  // candidate (output port, VC class) pairs in priority tiers (docs/routing.md)
@@ -53,6 +54,10 @@ enum class Op : uint8_t {
   StmtEndpoints /* (Endpoints router p) */, StmtConcentration /* (Concentration p) */,
   StmtGroups /* (Groups n): endpoints in groups of n consecutive ids */,
   Linked,  // (linked a b): is there already a link from a to b?
+  // the network's endpoints (terminals), numbered router by router: (endpoints),
+  // (endpoint-router e), (endpoint-index e), (router-endpoints r), (router-endpoint r i),
+  // (endpoint i); known once the topology is built
+  EndpointCount, EndpointRouter, EndpointIndex, RouterEndpoints, RouterEndpoint, ToEndpoint,
   // the configuration (VirtualChannels, InjectionVirtualChannels, Avoid)
   Vcs, InjectionVcs, Avoiding, RecoveryTimeout,
   // congestion at the router a routing runs at, of one of its output ports (kids {port}):
@@ -68,6 +73,7 @@ enum class Op : uint8_t {
   // draws at injection, in a HeaderField's initial value (docs/routing.md)
   RandomNode,   // (random-node)
   RandomBelow,  // (random n): kids {n}
+  RandomEndpoint,  // (random-endpoint): in a define-pattern body
   // per-port state in predictors (docs/prediction.md): i = the port state's definition index
   RingLength,   // (ring-length h)
   RingRef,      // (ring-ref h k): kids {k}, newest first

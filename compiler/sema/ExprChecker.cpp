@@ -21,6 +21,7 @@ std::string_view typeName(Type t) {
     case Type::Bool: return "Bool";
     case Type::Real: return "Real";
     case Type::Node: return "Node";
+    case Type::Endpoint: return "Endpoint";
     case Type::Port: return "Port";
     case Type::Coord: return "Coord";
     case Type::Route: return "Route";
@@ -42,7 +43,19 @@ bool isDefinitionForm(const Node& form) {
 
 namespace {
 
-bool integral(Type t) { return t == Type::Int || t == Type::Node; }
+// Nodes (routers) and endpoints are numbers an Int converts to and from; one is never the
+// other (the conversions name which router or which endpoint).
+bool integral(Type t) { return t == Type::Int || t == Type::Node || t == Type::Endpoint; }
+bool routerAndEndpoint(Type a, Type b) {
+  return (a == Type::Node && b == Type::Endpoint) || (a == Type::Endpoint && b == Type::Node);
+}
+// The hint for a router given where an endpoint is wanted, or the other way round.
+const char* endpointHint(Type want) {
+  return want == Type::Node
+             ? "an endpoint is not a router: (endpoint-router e) is the router endpoint e is at"
+             : "a router is not an endpoint: (router-endpoint r i) is the i-th endpoint at "
+               "router r";
+}
 bool numeric(Type t) { return integral(t) || t == Type::Real; }
 
 std::optional<Type> parseType(std::string_view name) {
@@ -50,6 +63,7 @@ std::optional<Type> parseType(std::string_view name) {
   if (name == "Bool") return Type::Bool;
   if (name == "Real") return Type::Real;
   if (name == "Node") return Type::Node;
+  if (name == "Endpoint") return Type::Endpoint;
   if (name == "Port") return Type::Port;
   if (name == "Coord") return Type::Coord;
   if (name == "Route") return Type::Route;
@@ -89,7 +103,11 @@ const std::unordered_map<std::string_view, Builtin>& builtins() {
       {"via", {Op::RouteTo, -1}},
       {"union", {Op::RouteUnion, -1}}, {"prefer", {Op::RoutePrefer, -1}},
       {"no-route", {Op::RouteNone, 0}}, {"random-node", {Op::RandomNode, 0}},
-      {"random", {Op::RandomBelow, 1}},
+      {"random", {Op::RandomBelow, 1}},  {"random-endpoint", {Op::RandomEndpoint, 0}},
+      {"endpoints", {Op::EndpointCount, 0}}, {"endpoint-router", {Op::EndpointRouter, 1}},
+      {"endpoint-index", {Op::EndpointIndex, 1}},
+      {"router-endpoints", {Op::RouterEndpoints, 1}},
+      {"router-endpoint", {Op::RouterEndpoint, 2}}, {"endpoint", {Op::ToEndpoint, 1}},
       {"port-queue", {Op::PortQueue, 1}}, {"port-credits", {Op::PortCreditsAt, 1}},
       {"port-free-vcs", {Op::PortFreeVcsAt, 1}},
   };
@@ -217,11 +235,11 @@ class Checker {
 
   void typeNotFound(const Node& at, std::string_view name) {
     std::string best = closestMatch(
-        name, {"Int", "Bool", "Real", "Node", "Port", "Coord", "Route", "Size", "Time",
-               "Frequency"});
+        name, {"Int", "Bool", "Real", "Node", "Endpoint", "Port", "Coord", "Route", "Size",
+               "Time", "Frequency"});
     error(DiagKind::UnknownName, at.range, fmt::format("unknown type '{}'", name))
-        .withHint(best.empty() ? "the types are Int, Bool, Real, Node, Port, Coord, Route, Size, "
-                                 "Time and Frequency"
+        .withHint(best.empty() ? "the types are Int, Bool, Real, Node, Endpoint, Port, Coord, "
+                                 "Route, Size, Time and Frequency"
                                : fmt::format("did you mean '{}'?", best));
   }
 
@@ -326,10 +344,18 @@ class Checker {
                   {"%port-free-vcs", Type::Int},  {"%port-credits", Type::Int}};
     }
     if (d.kind == DefKind::Pattern) {
-      if (!d.params.empty()) {
+      // (define-pattern (Name) ...) numbers nodes (source is a Node, as in a topology body);
+      // (define-pattern (Name (s Endpoint)) ...) numbers endpoints, on any network.
+      if (d.params.size() > 1 ||
+          (d.params.size() == 1 && d.params[0].type != Type::Node &&
+           d.params[0].type != Type::Endpoint)) {
         error(DiagKind::BadDefinition, sig.range,
-              "a pattern takes no parameters; its body sees source and gives the destination")
-            .withHint(fmt::format("write (define-pattern ({}) destination)", d.name));
+              "a pattern takes at most one parameter, its source, a Node or an Endpoint; its "
+              "body gives the destination")
+            .withHint(fmt::format("write (define-pattern ({}) destination) over nodes, or "
+                                  "(define-pattern ({} (source Endpoint)) destination) over "
+                                  "endpoints",
+                                  d.name, d.name));
         return;
       }
       // (TrafficPattern Uniform) names the built-in: a definition of that name could never be
@@ -342,8 +368,8 @@ class Checker {
             .withHint(fmt::format("name it differently, e.g. My{}", d.name));
         return;
       }
-      d.result = Type::Node;
-      d.params = {{"source", Type::Node}};
+      if (d.params.empty()) d.params = {{"source", Type::Node}};
+      d.result = d.params[0].type;
     }
     if (d.kind == DefKind::Predictor) {
       if (!d.params.empty()) {
@@ -1187,6 +1213,13 @@ class Checker {
   bool expect(Expr& e, Type want, const Node& at) {
     if (e.type == Type::Error || want == Type::Error) return false;
     if (e.type == want) return true;
+    if (routerAndEndpoint(e.type, want)) {
+      error(DiagKind::TypeError, at.range,
+            fmt::format("expected {}, but '{}' is {}", typeName(want), ast::quote(at),
+                        typeName(e.type)))
+          .withHint(endpointHint(want));
+      return false;
+    }
     if (integral(e.type) && integral(want)) return true;
     if (integral(e.type) && want == Type::Real) {
       Expr conv{Op::ToReal};
@@ -1894,6 +1927,21 @@ class Checker {
       e.kids = std::move(kids);
       return e;
     }
+    const bool endpointRead = e.op == Op::EndpointCount || e.op == Op::EndpointRouter ||
+                              e.op == Op::EndpointIndex || e.op == Op::RouterEndpoints ||
+                              e.op == Op::RouterEndpoint;
+    if (endpointRead && (current_ == DefKind::Topology || current_ == DefKind::Constant)) {
+      error(DiagKind::TypeError, n.range,
+            fmt::format("({}) reads the network's endpoints, which are known once its topology "
+                        "is built; a {} is evaluated before",
+                        n.head(), current_ == DefKind::Topology ? "topology body" : "constant"))
+          .withHint(current_ == DefKind::Topology
+                        ? "a topology states its endpoints with (Endpoints r p) or "
+                          "(Concentration p); read them in a pattern, routing or selection"
+                        : "make it a function of the values it needs, or read it in a pattern, "
+                          "routing or selection");
+      return errorExpr(n);
+    }
     bool ok = true;
     switch (e.op) {
       case Op::Add: case Op::Sub: case Op::Mul: case Op::Min: case Op::Max: case Op::Neg:
@@ -1932,7 +1980,9 @@ class Checker {
         break;
       }
       case Op::Eq: case Op::Ne:
-        if (numeric(kids[0].type) && numeric(kids[1].type)) {
+        if (routerAndEndpoint(kids[0].type, kids[1].type)) {
+          ok = need(1, kids[0].type);
+        } else if (numeric(kids[0].type) && numeric(kids[1].type)) {
           bool real = kids[0].type == Type::Real || kids[1].type == Type::Real;
           ok = !real || (need(0, Type::Real) && need(1, Type::Real));
         } else {
@@ -2004,9 +2054,32 @@ class Checker {
         ok = need(0, Type::Real);
         e.type = Type::Real;
         break;
-      case Op::ToNode:
-        ok = need(0, Type::Int);
-        e.type = Type::Node;
+      case Op::ToNode: case Op::ToEndpoint: {
+        // (node i), (endpoint i) number an Int; a router's endpoint or an endpoint's router is
+        // not a renumbering (the hint names the conversion that is meant).
+        const Type to = e.op == Op::ToNode ? Type::Node : Type::Endpoint;
+        if (routerAndEndpoint(kids[0].type, to)) {
+          ok = need(0, to);
+        } else {
+          ok = need(0, Type::Int);
+        }
+        e.type = to;
+        break;
+      }
+      case Op::EndpointCount:
+        e.type = Type::Int;
+        break;
+      case Op::EndpointRouter: case Op::EndpointIndex:
+        ok = need(0, Type::Endpoint);
+        e.type = e.op == Op::EndpointRouter ? Type::Node : Type::Int;
+        break;
+      case Op::RouterEndpoints:
+        ok = need(0, Type::Node);
+        e.type = Type::Int;
+        break;
+      case Op::RouterEndpoint:
+        ok = need(0, Type::Node) && need(1, Type::Int);
+        e.type = Type::Endpoint;
         break;
       case Op::ToInt:
         ok = numeric(kids[0].type) || need(0, Type::Real);
@@ -2060,9 +2133,18 @@ class Checker {
         e.type = Type::Int;
         break;
       }
-      case Op::RandomNode: case Op::RandomBelow:
+      case Op::RandomNode: case Op::RandomBelow: case Op::RandomEndpoint:
         // A header field's initial value draws from the packet's stream, a pattern's body
-        // from the source's (helpers called from either are given the values they need).
+        // from the source's (helpers called from either are given the values they need); a
+        // header holds routers, so an endpoint is drawn by a pattern only.
+        if (e.op == Op::RandomEndpoint && current_ != DefKind::Pattern) {
+          error(DiagKind::TypeError, n.range,
+                "(random-endpoint) draws from the source's seeded random stream: it is "
+                "available in a define-pattern body only")
+              .withHint("a helper function takes the draw as a parameter; a header field "
+                        "holds a router: (random-node)");
+          return errorExpr(n);
+        }
         if (!inInit_ && current_ != DefKind::Pattern) {
           error(DiagKind::TypeError, n.range,
                 fmt::format("({}) draws from a seeded random stream: it is available in a "
@@ -2073,7 +2155,9 @@ class Checker {
           return errorExpr(n);
         }
         if (e.op == Op::RandomBelow) ok = need(0, Type::Int);
-        e.type = e.op == Op::RandomNode ? Type::Node : Type::Int;
+        e.type = e.op == Op::RandomNode       ? Type::Node
+                 : e.op == Op::RandomEndpoint ? Type::Endpoint
+                                              : Type::Int;
         break;
       case Op::RouteTo:
         ok = need(0, Type::Port);

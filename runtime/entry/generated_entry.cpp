@@ -52,6 +52,8 @@ std::vector<int16_t> g_port_of;
 std::vector<int32_t> g_port_start;
 std::vector<int32_t> g_peer;
 int32_t g_port_dims = 0;
+// The endpoints per router, for a pattern's (endpoint-router e) and (router-endpoint r i).
+ndl::rt::EndpointLayout g_endpoints;
 
 ndl::rt::NetworkDesc makeNetwork() {
   ndl::rt::NetworkDesc desc;
@@ -102,6 +104,7 @@ ndl::rt::NetworkDesc makeNetwork() {
     for (int32_t i = 0; i < ndl_endpoint_runs[2 * k + 1] && v < desc.nodes.size(); ++i, ++v)
       desc.nodes[v].endpoints = per;
   }
+  g_endpoints = ndl::rt::EndpointLayout(desc);
   desc.diameter = static_cast<int32_t>(ndl_params_i64[NDL_P_Diameter]);
   desc.avg_distance = ndl_params_f64[NDL_P_AvgDistance];
   return desc;
@@ -233,6 +236,19 @@ extern "C" int64_t ndl_peer(int64_t node, int64_t port) {
   const int16_t local = g_port_of[(static_cast<size_t>(node) * g_port_dims + dim) * 2 + (port & 1)];
   if (local < 0) return node;
   return g_peer[static_cast<size_t>(g_port_start[static_cast<size_t>(node)] + local)];
+}
+
+// (endpoint-router e), (router-endpoint r i), (router-endpoints r) of NDL code, on a network
+// whose routers have other than one endpoint each (generated code folds them otherwise); the
+// generated code checks the numbers first, so these only keep out of bounds.
+extern "C" int64_t ndl_endpoint_router(int64_t e) {
+  return e < 0 || e >= g_endpoints.endpoints() ? 0 : g_endpoints.routerOf(static_cast<int32_t>(e));
+}
+extern "C" int64_t ndl_router_first_endpoint(int64_t r) {
+  return r < 0 || r >= g_endpoints.routers() ? 0 : g_endpoints.first(static_cast<int32_t>(r));
+}
+extern "C" int64_t ndl_router_endpoints(int64_t r) {
+  return r < 0 || r >= g_endpoints.routers() ? 0 : g_endpoints.at(static_cast<int32_t>(r));
 }
 
 namespace {

@@ -185,6 +185,11 @@ int64_t ndl_peer(int64_t node, int64_t port);
 // at the router whose routing or selection runs now; -1 when it has no such port.
 int64_t ndl_port_load(int64_t port, int64_t what);
 int64_t ndl_distance(int64_t from, int64_t to);
+// (endpoint-router e), (router-endpoint r i) = first endpoint + i, (router-endpoints r): the
+// endpoint layout, numbered router by router (runtime/net/endpoints.h).
+int64_t ndl_endpoint_router(int64_t endpoint);
+int64_t ndl_router_first_endpoint(int64_t router);
+int64_t ndl_router_endpoints(int64_t router);
 #ifdef __cplusplus
 }
 #endif
