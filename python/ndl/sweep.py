@@ -296,6 +296,12 @@ def flatten(obj, prefix="", out=None):
                     for k, v in row.items():
                         if k != "hops":
                             out[f"by_distance.{h}.{k}"] = v
+        elif name == "classes":
+            # One column per class and metric, named by the class: classes.read.latency_ns...
+            for row in obj:
+                if isinstance(row, dict) and "name" in row:
+                    flatten({k: v for k, v in row.items() if k != "name"},
+                            f"classes.{row['name']}.", out)
         elif name == "pairs":
             for row in obj:
                 if isinstance(row, dict) and "src" in row and "dst" in row:
@@ -736,8 +742,18 @@ def plot(rows, x_param, metric, out_base, title, line_keys, x_values=None,
     xpos = {v: (i if categorical else numeric[i]) for i, v in enumerate(xs_text)}
     lines = {}
     labels = []
+    # A labelled point with no value is drawn as a line across the plot at its x, and its
+    # label written once beside the first of them: label -> [(x, the point's name)].
+    marks = {}
     for r in rows:
-        if r.get("_metric") is None or r[x_param] not in xpos:
+        if r[x_param] not in xpos:
+            continue
+        if r.get("_metric") is None:
+            if r.get("_label"):
+                name = r.get("_mark") or r[x_param]
+                of = describe_key(line_keys, tuple(r.get(k, "") for k in line_keys))
+                marks.setdefault(str(r["_label"]), []).append(
+                    (xpos[r[x_param]], f"{name} ({of})" if of else name))
             continue
         if r.get("_label"):
             labels.append((xpos[r[x_param]], r["_metric"], str(r["_label"])))
@@ -768,8 +784,10 @@ def plot(rows, x_param, metric, out_base, title, line_keys, x_values=None,
         f"set xlabel {gp_string(xl)}",
         f"set ylabel {gp_string(yl)}",
         "set grid xtics ytics mxtics mytics lc rgb '#dddddd'",
-        "set key outside right top box opaque" if len(lines) > 6 else
-        "set key top right box opaque",
+        # The key stays outside the graph, where it covers no point: above it for a few
+        # lines, beside it (the plot made wider) for more.
+        "set key outside right top box" if len(lines) > 6 else
+        "set key outside top center horizontal box",
         "set datafile separator '\\t'",
         "set pointsize 1.2",
     ]
@@ -801,6 +819,15 @@ def plot(rows, x_param, metric, out_base, title, line_keys, x_values=None,
         lo, hi = min(numeric), max(numeric)
         pad = (hi - lo) * 0.05 or 1
         cmds.append(f"set xrange [{lo - pad!r}:{hi + pad!r}]")
+    for text, at in marks.items():
+        for x, _ in at:
+            cmds.append(f"set arrow from first {x!r}, graph 0 to first {x!r}, graph 1 "
+                        "nohead dt 2 lw 1.5 lc rgb '#aa3333'")
+        x = min(x for x, _ in at)
+        text += ": " + ", ".join(dict.fromkeys(name for _, name in sorted(at)))
+        cmds.append(f"set label {gp_string(text)} "
+                    f"at first {x!r}, graph 0.5 center rotate by 90 offset char -1,0 "
+                    "font ',9' textcolor rgb '#aa3333'")
     parts = []
     for i, key in enumerate(lines):
         label = (label_of(key) if label_of else describe_key(line_keys, key)) or yl
@@ -870,10 +897,12 @@ def plot_load_sweep(sweep, metric, out_base):
             raise RuntimeError(f"OfferedLoad {g.params[x]}: not a load")
         r["_load"] = f"{load:.6g}"
         saturated = any(p.status == "saturated" for p in g.ran())
-        if saturated and not g.stats("throughput.measured_messages")[0]:
-            r["_metric"] = None
         if saturated or (accepted is not None and accepted < SATURATED_BELOW * load):
             r["_label"] = "saturated"
+        if saturated and not g.stats("throughput.measured_messages")[0]:
+            r["_metric"] = None  # marked by a line at its load
+            r["_label"] = "saturated before a message was measured"
+            r["_mark"] = g.params[x]
         rows.append(r)
         if accepted is not None:
             a = dict(r)
@@ -881,13 +910,19 @@ def plot_load_sweep(sweep, metric, out_base):
             accepted_rows.append(a)
     files = ", ".join(dict.fromkeys(p.file.name for p in sweep.points))
     seeds = f" (mean of {sweep.seeds} seeds, 95% CI)" if sweep.seeds is not None else ""
+    # Both plots share their y axis: linear x (loads are a fraction of one), y logarithmic
+    # when the values drawn span more than ten times, decided once over every point.
+    ys = [r["_metric"] for r in rows if r["_metric"] is not None]
+    log_y = bool(ys) and min(ys) > 0 and max(ys) > 10 * min(ys)
     written = plot(rows, "_load", metric, out_base,
                    f"{metric_label(metric)} against offered load: {files}{seeds}", keys,
-                   log_x=False, x_label="offered load (flits/node/clock, configured)")
+                   log_x=False, log_y=log_y,
+                   x_label="offered load (flits/node/clock, configured)")
     if accepted_rows:
         written += plot(accepted_rows, "_accepted", metric, Path(str(out_base) + "-accepted"),
                         f"{metric_label(metric)} against accepted throughput: {files}{seeds}",
-                        keys, log_x=False, sort_x=False,  # in the order of the load
+                        keys, log_x=False, log_y=log_y,
+                        sort_x=False,  # in the order of the load
                         x_label="accepted throughput (flits/node/clock)")
     return written
 
