@@ -6,10 +6,11 @@
 
 histogram: the run's latency histogram (JSON latency_histograms, the measured messages or
 packets per bin, in clocks), with its mean and p99 marked.
-channels: a heat map of channel loads for a 2-D mesh or torus: each router's cell is the load
-of its busiest outgoing channel in flits per clock (the channels table), on the grid of the
-topology's coordinates (router x + kx * y); the busiest channel's load bounds the offered
-load the network accepts, a channel carrying at most 1.
+channels: a heat map of channel loads for a 2-D mesh or torus: every outgoing channel's load in
+flits per clock (the channels table), each router (x + kx * y) a 3x3 block of cells on the
+topology's grid with its x+ channel right of the centre, x- left, y+ above and y- below; the
+busiest channel's load bounds the offered load the network accepts, a channel carrying at
+most 1.
 
 Each writes BASE.png, BASE.svg and the .gp/.dat files gnuplot read (BASE defaults to the JSON
 path without .json, plus -histogram-KIND or -channels). Exit status 1 with a message when the
@@ -93,27 +94,66 @@ def grid_of(run):
                        f"{run['topology']['name']}")
 
 
+# Where a router's channel toward each neighbour sits in its 3x3 block of the heat map,
+# (column, row) within the block: x+ right, x- left, y+ above, y- below.
+BLOCK_CELL = {(1, 0): (2, 1), (-1, 0): (0, 1), (0, 1): (1, 2), (0, -1): (1, 0)}
+
+
+def grid_step(a, b, k, wrap):
+    """The step (+1, -1 or 0) from coordinate a to b on a ring (wrap) or line of k."""
+    d = b - a
+    if wrap and k > 2:
+        d = (d + 1) % k - 1
+    return d
+
+
 def channel_heatmap(run, json_path, base):
+    """Every outgoing channel's load on the grid: router (x, y) is the 3x3 block of cells at
+    columns 3x..3x+2, rows 3y..3y+2, its channel toward x+ the block's middle right cell, x-
+    the middle left, y+ the middle top, y- the middle bottom; corners and centre are empty."""
     kx, ky = grid_of(run)
+    wrap = str(run["topology"]["name"]).startswith("Torus")
     name = run["tables"].get("channels")
     if not name:
         raise RuntimeError("the run has no channels table ("
                            f"{run['tables'].get('note') or 'run the simulator with --json'})")
-    busiest = [0.0] * (kx * ky)
+    cells = [[None] * (3 * kx) for _ in range(3 * ky)]
     with open(os.path.join(os.path.dirname(os.path.abspath(json_path)), name)) as f:
-        for row in csv.DictReader(f):
-            r = int(row["router"])
-            busiest[r] = max(busiest[r], float(row["flits_per_clock"]))
+        rows = list(csv.DictReader(f))
+    # A 2-ary torus reaches its one neighbour per dimension twice: the first channel is the
+    # + direction, the second the -.
+    seen = set()
+    for row in rows:
+        r, to = int(row["router"]), int(row["to_router"])
+        x, y, tx, ty = r % kx, r // kx, to % kx, to // kx
+        step = (grid_step(x, tx, kx, wrap), grid_step(y, ty, ky, wrap))
+        if (r, step) in seen:
+            step = (-step[0], -step[1])
+        seen.add((r, step))
+        if step not in BLOCK_CELL:
+            raise RuntimeError(f"channel {r} -> {to} is not between grid neighbours")
+        cx, cy = BLOCK_CELL[step]
+        cells[3 * y + cy][3 * x + cx] = float(row["flits_per_clock"])
+    loads = [v for line in cells for v in line if v is not None]
+    top = max(loads) if loads else 0.0
     dat = base.with_suffix(".dat")
     with open(dat, "w", encoding="utf-8") as f:
-        for y in range(ky):
-            f.write("\t".join(repr(busiest[x + kx * y]) for x in range(kx)) + "\n")
+        for line in cells:
+            f.write("\t".join("NaN" if v is None else repr(v) for v in line) + "\n")
+    busiest = run.get("channels", {}).get("busiest") or ""
+    title = (f"flits per clock on each outgoing channel (max {top:.3f}"
+             + (f", {busiest}" if busiest else "") + "); a router's block: x+ right, x- left, "
+             "y+ top, y- bottom")
+    ticks = lambda k: ", ".join(f'"{i}" {3 * i + 1}' for i in range(k))
     script = "\n".join([
-        f"set title {gp_string('busiest outgoing channel per router, flits/clock (max ' + format(max(busiest), '.3f') + ')')}",
+        f"set title {gp_string(title)} font ',10'",
         "set xlabel 'x'", "set ylabel 'y'",
-        f"set xrange [-0.5:{kx - 0.5}]", f"set yrange [-0.5:{ky - 0.5}]",
-        "set cbrange [0:*]", "set palette defined (0 '#ffffff', 0.5 '#f4a261', 1 '#9b2226')",
-        "set size ratio -1", "set xtics 1", "set ytics 1",
+        f"set xrange [-0.5:{3 * kx - 0.5}]", f"set yrange [-0.5:{3 * ky - 0.5}]",
+        "set cbrange [0:*]", "set cblabel 'flits/clock'",
+        "set palette defined (0 '#ffffff', 0.5 '#f4a261', 1 '#9b2226')",
+        "set object 1 rectangle from graph 0, graph 0 to graph 1, graph 1 behind "
+        "fillcolor rgb '#e8e8e8' fillstyle solid noborder",
+        "set size ratio -1", f"set xtics ({ticks(kx)})", f"set ytics ({ticks(ky)})",
         f"plot {gp_string(dat)} matrix with image notitle",
     ])
     return draw(base, script)

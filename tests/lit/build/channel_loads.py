@@ -10,6 +10,8 @@
   packet each); each histogram's counts sum to its measured count, its
   bins hold the p50 and max that latency_cycles reports, and the busiest channel carries at
   most one flit per clock.
+- The heat map puts each channel of the neighbor run in its direction's cell, with its load.
+- A steady run (the default) measures as many packets as messages, as the burst does.
 """
 import csv
 import os
@@ -108,6 +110,41 @@ for what in ("histogram", "channels"):
                         os.path.join(out, what)], capture_output=True, text=True, env=env)
     png = os.path.join(out, what + ".png")
     check(f"plot {what}", p.returncode == 0 and os.path.getsize(png) > 1000, p.stderr.strip())
+# The heat map draws every channel where its direction says (a router's 3x3 block: x+ right
+# of the centre, x- left, y+ above, y- below): under neighbor traffic each x+ and y+ cell holds
+# its channel's load from the table, every x- and y- cell is 0, corners and centres are empty.
+p = subprocess.run([sys.executable, "-m", "ndl.plots", "channels",
+                    os.path.join(out, "neighbor.json"), "-o", os.path.join(out, "heat")],
+                   capture_output=True, text=True, env=env)
+check("heat map of the neighbor run", p.returncode == 0, p.stderr.strip())
+with open(os.path.join(out, "heat.dat")) as f:
+    cells = [[float(v) for v in line.split("\t")] for line in f.read().splitlines()]
+load = {(int(c["router"]), int(c["to_router"])): float(c["flits_per_clock"]) for c in channels}
+bad = []
+for y in range(K):
+    for x in range(K):
+        node = x + K * y
+        want = {(2, 1): load[node, (x + 1) % K + K * y], (1, 2): load[node, x + K * ((y + 1) % K)],
+                (0, 1): 0.0, (1, 0): 0.0}
+        for cy in range(3):
+            for cx in range(3):
+                got = cells[3 * y + cy][3 * x + cx]
+                w = want.get((cx, cy))
+                if (w is None and got == got) or (w is not None and got != w):
+                    bad.append((x, y, cx, cy, got, w))
+        if not (want[2, 1] > 0 and want[1, 2] > 0):
+            bad.append((x, y, "x+ or y+ idle"))
+check("heat map: each channel in its direction's cell", len(cells) == 3 * K and not bad, f"{bad[:4]}")
+
+# A steady run (the default: no MessageCreationMax) measures as many packets as messages too.
+r = run(ndlc, out, "steady", BASE + "(MessageCreationRate 9%)\n")
+check("steady: converged", r["measurement"]["verdict"] == "converged", str(r["measurement"]))
+check("steady, one packet per message: as many packets measured as messages",
+      r["latency_cycles"]["packet"]["count"] == r["latency_cycles"]["message"]["count"] ==
+      r["throughput"]["measured_messages"] > 1000,
+      f"{r['latency_cycles']['packet']['count']} {r['latency_cycles']['message']['count']} "
+      f"{r['throughput']['measured_messages']}")
+
 ring = run(ndlc, out, "ring", "(Topology (Ring 6))\n(NetworkChannelWidth 32bit)\n"
            "(NetworkFrequency 100MHz)\n(NetworkPacketSize 128bit)\n(MessageCreationRate 1%)\n"
            "(MessageCreationMax 200)\n")
