@@ -6,7 +6,7 @@ messages must use exactly the pairs the definition allows (all of them for a det
 pattern, whose every source that does not map onto itself sends), and none other.
 
 Networks: a 4x4 mesh and torus (node = x + 4y), an 8-node ring, a 16-node hypercube; BadDragon
-on a dragonfly of 9 groups of 8 endpoints.
+on a dragonfly of 9 groups of 8 endpoints; HotSpot's shares on the mesh.
 """
 import csv
 import pathlib
@@ -79,12 +79,12 @@ NETWORKS = {
 }
 
 
-def observed(name, topology, n, pattern, seed=1):
+def observed(name, topology, n, pattern, seed=1, messages=3000):
     pairs = " ".join(f"({a} {b})" for a in range(n) for b in range(n) if a != b)
     # One program per network, the pattern and seed set: `ndlc run` builds it once.
     program = (f"(Topology {topology})\n(NetworkChannelWidth 32bit)\n(NetworkFrequency 100MHz)\n"
                "(NetworkPacketSize 128bit)\n(VirtualChannels 2)\n(MessageCreationRate 2%)\n"
-               f"(MessageCreationMax 3000)\n(ReportPairs {pairs})\n")
+               f"(MessageCreationMax {messages})\n(ReportPairs {pairs})\n")
     r = ndltest.run(NDLC, OUT, name, program,
                     sets=[f"TrafficPattern={pattern}", f"Seed={seed}"])
     counts = {}
@@ -117,6 +117,32 @@ for net, (topology, radices) in NETWORKS.items():
         if pattern == "Diagonal":
             check(f"{net} Diagonal: every source sends to the next node only",
                   got == {(s, (s + 1) % n) for s in range(n)}, str(sorted(got)[:4]))
+
+# HotSpot 50% (Nodes 5 10) on the 4x4 mesh: a creation picks a hot node, each alike, with
+# probability R; else, or when the hot node picked is the source, a uniform node other than
+# the source. So from a source that is not hot, hot node h gets R/2 + (1 - R)/15 of its
+# messages and every other node (1 - R)/15; from hot node 5, node 10 gets
+# R/2 + (1 - R/2)/15. Bounds: four standard deviations of the binomial share.
+R, HOT, N = 0.5, (5, 10), 16
+r, counts = observed("mesh-HotSpot", "(Mesh 4 4)", N, "(HotSpot 50% (Nodes 5 10))",
+                     messages=20000)
+check("mesh HotSpot: no message to its own source", all(s != d for s, d in counts))
+check("mesh HotSpot: every pair used", len(counts) == N * (N - 1), str(len(counts)))
+
+
+def share_check(what, sources, dests, p):
+    sent = sum(c for (s, _), c in counts.items() if s in sources)
+    hit = sum(c for (s, d), c in counts.items() if s in sources and d in dests)
+    sd = (p * (1 - p) / sent) ** 0.5
+    check(f"mesh HotSpot: {what}", abs(hit / sent - p) <= 4 * sd,
+          f"{hit} of {sent} = {hit / sent:.4f}, want {p:.4f} +- {4 * sd:.4f}")
+
+
+cold = set(range(N)) - set(HOT)
+for h in HOT:
+    share_check(f"hot node {h}'s share from the other sources", cold, {h}, R / 2 + (1 - R) / 15)
+share_check("a cold node's share from the other sources", cold - {0}, {0}, (1 - R) / 15)
+share_check("hot node 10's share from hot node 5", {5}, {10}, R / 2 + (1 - R / 2) / 15)
 
 # RandomPermutation: a permutation (each source one destination, no destination twice),
 # fixed by the seed, another under another seed.
