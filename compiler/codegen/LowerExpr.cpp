@@ -809,6 +809,16 @@ class Lowerer {
                "a congestion read of a port the node does not have");
         return r;
       }
+      case Op::PortQueueAt: {
+        // The snapshot of the clock's start (generated_entry.cpp): -1 for a router or port
+        // that does not exist, refused as the evaluator refuses it.
+        llvm::FunctionCallee f = m_.getOrInsertFunction(
+            "ndl_port_queue_at", llvm::FunctionType::get(i64_, {i64_, i64_}, false));
+        llvm::Value* r = b_.CreateCall(f, {v(0), v(1)});
+        failIf(b_.CreateICmpSLT(r, constant(0)), e,
+               "a congestion read of a router or port that does not exist");
+        return r;
+      }
       case Op::RingLength:
       case Op::RingRef:
       case Op::RingCount:

@@ -141,6 +141,7 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
   i[NDL_P_Selection] = network.selectionDef ? 4 : selection(network.selection);
   i[NDL_P_NumClasses] = static_cast<int64_t>(network.networkClasses.names.size());
   i[NDL_P_ReadsCongestion] = network.readsCongestion || network.selectionReadsCongestion;
+  i[NDL_P_ReadsGlobalCongestion] = network.readsGlobalCongestion;
   i[NDL_P_RecoveryField] = network.recoveryField;
   i[NDL_P_TokenClasses] = static_cast<int64_t>(network.tokenClasses);
   i[NDL_P_WaitBreakCount] = network.waitBreaks ? static_cast<int64_t>(network.waitBreaks->size()) : -1;

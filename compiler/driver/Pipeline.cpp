@@ -157,6 +157,7 @@ double simulatorMemoryBytes(const FrontEndResult& result) {
   for (const elab::RingShape& ring : elab::portStateShapes(*result.network, result.checked->defs))
     (ring.perRouter ? shape.router_state_bytes : shape.port_state_bytes) +=
         rt::ringBytes(ring.capacity, ring.lo, ring.hi);
+  shape.queue_snapshot = result.network->readsGlobalCongestion;
   return rt::estimateSimulatorBytes(shape);
 }
 

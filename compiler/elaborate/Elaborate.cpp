@@ -422,10 +422,20 @@ bool readsVar(const sema::Expr& e, uint32_t slot) {
   return false;
 }
 
-// Is e a congestion read ((port-queue P), (port-credits P), (port-free-vcs P))?
+// Is e a congestion read ((port-queue P), (port-credits P), (port-free-vcs P),
+// (port-queue-at R P))?
 bool isCongestionRead(const sema::Expr& e) {
   return e.op == sema::Op::PortQueue || e.op == sema::Op::PortCreditsAt ||
-         e.op == sema::Op::PortFreeVcsAt;
+         e.op == sema::Op::PortFreeVcsAt || e.op == sema::Op::PortQueueAt;
+}
+
+// Does e read another router's queues ((port-queue-at R P)), which the simulator then keeps
+// a snapshot of every clock?
+bool readsGlobalCongestion(const sema::Expr& e) {
+  if (e.op == sema::Op::PortQueueAt) return true;
+  for (const sema::Expr& k : e.kids)
+    if (readsGlobalCongestion(k)) return true;
+  return false;
 }
 
 // Does e read congestion anywhere?
@@ -623,6 +633,9 @@ std::optional<Network> elaborate(const sema::CheckedProgram& program, Evaluator&
   }
   net.selectionReadsCongestion =
       net.selectionDef && readsCongestion(program.defs.defs[*net.selectionDef].body);
+  net.readsGlobalCongestion =
+      (net.routingDef && readsGlobalCongestion(program.defs.defs[*net.routingDef].body)) ||
+      (net.selectionDef && readsGlobalCongestion(program.defs.defs[*net.selectionDef].body));
   return net;
 }
 

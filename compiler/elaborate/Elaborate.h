@@ -50,6 +50,7 @@ struct Network {
   bool waitBreaksTooMany = false;  // waitBreaks is nullopt for more than kMaxWaitBreaks values
   bool readsCongestion = false;    // the routing reads congestion: waitBreaks is nullopt
   bool selectionReadsCongestion = false;  // so does the selection written in NDL
+  bool readsGlobalCongestion = false;  // either reads another router's queues (port-queue-at)
   std::optional<int64_t> closedDiameter;      // declared by the topology
   std::optional<Rational> closedAverage;      // declared by the topology
   std::optional<int64_t> closedBisection;     // declared by the topology: links

@@ -652,6 +652,22 @@ Value Evaluator::eval(const Expr& e, Value* frame) {
                             : e.op == Op::PortCreditsAt ? network_.bufferFlits * network_.vcs
                                                         : network_.vcs);
     }
+    case Op::PortQueueAt: {
+      // Any router's port, as the clock began (the simulator's snapshot): unknown to the
+      // deadlock check, 0 on the idle network the trace follows.
+      const int64_t n = num(0);
+      const Value p = eval(e.kids[1], frame);
+      if (!network_.graph) fail(e, "congestion is read of a network not yet built");
+      if (n < 0 || n >= network_.nodeCount)
+        fail(e, fmt::format("(port-queue-at {} P): node {} does not exist", n, n));
+      if (p.portDim() < 0 || p.portDim() > 0xFFFF ||
+          network_.graph->findPort(static_cast<NodeId>(n), static_cast<uint16_t>(p.portDim()),
+                                   p.portDir()) == kNoChannel)
+        fail(e, fmt::format("node {} has no port (port {} {}) to read the congestion of", n,
+                            p.portDim(), static_cast<int>(p.portDir())));
+      if (congestion_ == Congestion::kEvery) return kUnknown;
+      return Value::integer(0);
+    }
     case Op::PortDim: return Value::integer(eval(e.kids[0], frame).portDim());
     case Op::PortDir: return Value::integer(eval(e.kids[0], frame).portDir());
     case Op::Linked: {

@@ -62,8 +62,9 @@ enum class Op : uint8_t {
   Vcs, InjectionVcs, Avoiding, RecoveryTimeout,
   // congestion at the router a routing runs at, of one of its output ports (kids {port}):
   // (port-queue P) flits held downstream, (port-credits P) free slots, (port-free-vcs P)
-  // VCs no packet owns (docs/routing.md, "Congestion")
-  PortQueue, PortCreditsAt, PortFreeVcsAt,
+  // VCs no packet owns (docs/routing.md, "Congestion"); (port-queue-at R P) (kids {router,
+  // port}) the queue of router R's port P as the clock began, the global estimate UGAL-G reads
+  PortQueue, PortCreditsAt, PortFreeVcsAt, PortQueueAt,
   // candidate routes (docs/routing.md)
   RouteTo,      // (via port class): kids {port, class}; (via port): kids {port}, every VC
   RouteUnion,   // (union r...): tier by tier

@@ -109,7 +109,7 @@ const std::unordered_map<std::string_view, Builtin>& builtins() {
       {"router-endpoints", {Op::RouterEndpoints, 1}},
       {"router-endpoint", {Op::RouterEndpoint, 2}}, {"endpoint", {Op::ToEndpoint, 1}},
       {"port-queue", {Op::PortQueue, 1}}, {"port-credits", {Op::PortCreditsAt, 1}},
-      {"port-free-vcs", {Op::PortFreeVcsAt, 1}},
+      {"port-free-vcs", {Op::PortFreeVcsAt, 1}}, {"port-queue-at", {Op::PortQueueAt, 2}},
   };
   return table;
 }
@@ -2098,7 +2098,7 @@ class Checker {
       case Op::RouteNone:
         e.type = Type::Route;
         break;
-      case Op::PortQueue: case Op::PortCreditsAt: case Op::PortFreeVcsAt: {
+      case Op::PortQueue: case Op::PortCreditsAt: case Op::PortFreeVcsAt: case Op::PortQueueAt: {
         // Congestion belongs to the router a routing or selection runs at: not to a pair of
         // nodes (Hops), a packet's creation (initial values) or the configuration (class
         // counts, requirements), and a helper is given it as a parameter so that the
@@ -2108,9 +2108,11 @@ class Checker {
                             scope_[kRoutingArrivedSlot].name.starts_with("%");
         if (inHops_ || inInit_ || !inBody) {
           error(DiagKind::TypeError, n.range,
-                fmt::format("({} P) reads the congestion of a port at the router a packet is "
-                            "routed at; {}",
-                            n.head(),
+                fmt::format("{} reads the congestion of a port {}; {}",
+                            e.op == Op::PortQueueAt ? "(port-queue-at R P)"
+                                                    : fmt::format("({} P)", n.head()),
+                            e.op == Op::PortQueueAt ? "as the router clock began"
+                                                    : "at the router a packet is routed at",
                             inHops_     ? "(Hops ...) is the hop count of a pair of nodes and "
                                           "must not depend on the load"
                             : inInit_   ? "a header field's initial value is computed before "
@@ -2129,7 +2131,8 @@ class Checker {
                                         "function as a parameter");
           return errorExpr(n);
         }
-        ok = need(0, Type::Port);
+        ok = e.op == Op::PortQueueAt ? need(0, Type::Node) && need(1, Type::Port)
+                                     : need(0, Type::Port);
         e.type = Type::Int;
         break;
       }

@@ -125,6 +125,7 @@ ndl::rt::SimParams makeParams(const ndl::rt::AbiValues& values) {
   p.virtual_channels = static_cast<int32_t>(i[NDL_P_VirtualChannels]);
   p.injection_virtual_channels = static_cast<int32_t>(i[NDL_P_InjectionVirtualChannels]);
   p.pipeline_flit_clocks = static_cast<int32_t>(i[NDL_P_PipelineFlitClocks]);
+  p.global_congestion = i[NDL_P_ReadsGlobalCongestion] != 0;
   p.router_pipeline = ndl_params_str[NDL_P_RouterPipeline];
   for (int64_t k = 0; k < i[NDL_P_HotSpotCount]; ++k)
     p.pattern_params.hotspot_nodes.push_back(ndl_hot_nodes[k]);
@@ -283,6 +284,19 @@ extern "C" int64_t ndl_port_load(int64_t port, int64_t what) {
   return what == 0   ? int64_t{vcs} * net.bufferFlits() - credits
          : what == 1 ? credits
                      : free_vcs;
+}
+
+// (port-queue-at R P): router R's output port P's queue in the snapshot taken as the router
+// clock began, so that what a routing sees of other routers does not depend on which of them
+// has stepped already in this clock.
+extern "C" int64_t ndl_port_queue_at(int64_t router, int64_t port) {
+  const ndl::rt::Network& net = *ndl::rt::Network::current();
+  const int64_t dim = port >> 1;
+  if (router < 0 || router >= net.routers() || dim < 0 || dim >= g_port_dims) return -1;
+  const int16_t local =
+      g_port_of[(static_cast<size_t>(router) * g_port_dims + dim) * 2 + (port & 1)];
+  if (local < 0) return -1;
+  return net.snapshotQueue(static_cast<int32_t>(router), local);
 }
 
 namespace {

@@ -181,6 +181,7 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
     for (int32_t i = 0; i < endpoints_.at(r); ++i)
       out_vc_[ovcBegin(router_[r]) + router_[r].degree() * vcs_ + i * inj_vcs_] = 1;
   }
+  if (params.global_congestion) queue_snapshot_ = out_vc_;
   collisions_.assign(routers_, 0);
   atomic_credits_ = params.atomic_vc_allocation ? buffer_flits_ : 0;
   classes_ = 1;
@@ -474,7 +475,7 @@ void Network::noCandidate(int32_t r, int32_t dest) const {
 size_t Network::stateBytes() const {
   auto bytes = [](const auto& v) { return v.capacity() * sizeof(v[0]); };
   return bytes(router_) + bytes(collisions_) + bytes(active_) + bytes(ports_) + bytes(vc_store_) +
-         bytes(out_vc_);
+         bytes(out_vc_) + bytes(queue_snapshot_);
 }
 
 }  // namespace ndl::rt

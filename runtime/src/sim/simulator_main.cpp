@@ -190,6 +190,7 @@ int runMain(int argc, char** argv, NetworkDesc desc, const ParamTables* tables,
     for (const RingSpec& ring : params.port_rings)
       (ring.per_router ? shape.router_state_bytes : shape.port_state_bytes) +=
           ringBytes(ring.capacity, ring.lo, ring.hi);
+  shape.queue_snapshot = params.global_congestion;
   const double need = estimateSimulatorBytes(shape);
   if (need > static_cast<double>(machineMemoryBytes())) {
     std::fprintf(stderr,

@@ -34,6 +34,7 @@ struct NetworkShape {
   int64_t buffer_flits = 1;
   int64_t port_state_bytes = 0;  // a predictor's rings, per input and injection port
   int64_t router_state_bytes = 0;  // and per router (define-router-state)
+  bool queue_snapshot = false;  // (port-queue-at R P) is read: the output VCs twice
 };
 
 // Bytes per entry of the network's arrays (network.h).
@@ -67,7 +68,7 @@ inline double estimateSimulatorBytes(const NetworkShape& s) {
                     static_cast<double>(s.router_state_bytes)) +
          std::max(0.0, endpoints - routers) * kOtherPerNodeBytes +
          (ports + endpoints) * (kPortEntryBytes + static_cast<double>(s.port_state_bytes)) +
-         ivcs * (kInputVcEntryBytes + depth * kFlitSlotBytes) + ovcs * kOutputVcEntryBytes;
+         ivcs * (kInputVcEntryBytes + depth * kFlitSlotBytes) + ovcs * kOutputVcEntryBytes * (s.queue_snapshot ? 2 : 1);
 }
 
 // Physical memory of this machine, or the memory limit of its control group when lower

@@ -130,6 +130,15 @@ class Network {
     return &out_vc_[static_cast<size_t>(ovcBegin(router_[r]))];
   }
   int32_t vcsPerPort() const { return vcs_; }
+  // (port-queue-at R P): flits router r's output port `local` held downstream as the router
+  // clock began, over its VCs (the snapshot beginRound takes with SimParams::global_congestion).
+  int32_t snapshotQueue(int32_t r, int32_t local) const {
+    const uint16_t* e = &queue_snapshot_[static_cast<size_t>(ovcBegin(router_[r])) +
+                                         static_cast<size_t>(local) * vcs_];
+    int32_t credits = 0;
+    for (int32_t k = 0; k < vcs_; ++k) credits += e[k] & static_cast<uint16_t>(~kOwnedBit);
+    return vcs_ * buffer_flits_ - credits;
+  }
 
   int32_t routers() const { return routers_; }
   int32_t degree(int32_t r) const { return router_[r].degree(); }
@@ -174,6 +183,10 @@ class Network {
   // Starts a round of router steps at clock c: every router with work is stepped in it.
   void beginRound(int64_t c) {
     if (predict_) [[unlikely]] applyUpdates(c);
+    // Every output VC's credits as the clock begins, for routings that read other routers'
+    // queues: a copy of the array, no allocation after the first (sized once).
+    if (!queue_snapshot_.empty()) [[unlikely]]
+      std::copy(out_vc_.begin(), out_vc_.end(), queue_snapshot_.begin());
     round_prev_ = round_now_;
     round_now_ = static_cast<uint32_t>(c);
     credit_bucket_ = &wheel_.creditsAt(c + credit_delay_);
@@ -533,6 +546,7 @@ class Network {
   static constexpr uint16_t kOwned = kOwnedBit;
   static constexpr uint16_t kCreditMask = 0x7fff;
   std::vector<uint16_t> out_vc_;
+  std::vector<uint16_t> queue_snapshot_;  // out_vc_ as the clock began; empty unless read
 
   EventWheel wheel_;
   // Where this round's sends arrive (beginRound): the credits' bucket, and the flits' when

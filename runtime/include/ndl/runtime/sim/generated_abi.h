@@ -32,6 +32,8 @@
   X(ReportPairCount)                                                                             \
   X(NumEndpoints) X(NumEndpointRuns)                                                             \
   X(ReadsCongestion) /* 1: the routing or selection reads its router's ports (ndl_port_load) */ \
+  X(ReadsGlobalCongestion) /* 1: it reads any router's queues as the clock began             \
+                              (port-queue-at R P): the simulator keeps a snapshot */          \
   X(PipelineFlitClocks) /* RouterPipeline's ST, network clocks; 0 without the form */         \
   X(Predictor) /* 1: (Predictor ...) names ndl_user_predict and ndl_user_on_forward */          \
   X(PredictHeaderClocks) /* PredictivePath's IB, network clocks */                              \
@@ -184,6 +186,9 @@ int64_t ndl_peer(int64_t node, int64_t port);
 // (port-queue P), (port-credits P), (port-free-vcs P) (what 0, 1, 2) of output port P (code)
 // at the router whose routing or selection runs now; -1 when it has no such port.
 int64_t ndl_port_load(int64_t port, int64_t what);
+// (port-queue-at R P): the queue of router R's output port P (code) as the router clock began
+// (Network::snapshotQueues); -1 when R does not exist or has no such port.
+int64_t ndl_port_queue_at(int64_t router, int64_t port);
 int64_t ndl_distance(int64_t from, int64_t to);
 // (endpoint-router e), (router-endpoint r i) = first endpoint + i, (router-endpoints r): the
 // endpoint layout, numbered router by router (runtime/net/endpoints.h).

@@ -122,6 +122,9 @@ struct SimParams {
   // (MispredictionCheck None): a miss is found after RC, when a copy of the packet has left by
   // the predicted port; false: hint bits find it at IB.
   bool misprediction_check_none = false;
+  // The routing or selection reads other routers' queues ((port-queue-at R P)): the network
+  // keeps a copy of every output VC's credits as each router clock begins.
+  bool global_congestion = false;
   // (RecoveryTimeout), network clocks: compiled into the routing; kept for the results.
   int64_t recovery_timeout_clocks = 0;
   // The routing's header fields: a new packet's header from header_init (none: 0), and the
