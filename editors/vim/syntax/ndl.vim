@@ -59,16 +59,16 @@ let s:enums = ['StoreAndForward', 'Wormhole', 'VirtualCutThrough',
       \ 'OddEven', 'Valiant', 'ShortestPath', 'ShortestPathUpDown',
       \ 'VectorRoutingUpDown', 'StarChannel', 'RecoverX', 'FatTreeUpDown',
       \ 'DragonflyMinimal', 'DragonflyValiant', 'DragonflyUgal',
-      \ 'FlatFlyMinimal', 'FlatFlyValiant', 'ButterflyDestinationTag',
-      \ 'DISHA', 'Bernoulli', 'Periodic', 'OnOff', 'Trace', 'Steady', 'Burst',
-      \ 'Refuse', 'Block', 'HintBits', 'None', 'Drop', 'Avoid', 'Detect',
-      \ 'DropAfterTimeout', 'Atomic', 'NonAtomic', 'First', 'Random',
-      \ 'MostCredits', 'StraightFirst', 'Uniform', 'BitReversal',
-      \ 'BitComplement', 'Transpose', 'Shuffle', 'Tornado', 'Neighbor',
-      \ 'HotSpot', 'AllToAll', 'Diagonal', 'Asymmetric', 'RandomPermutation',
-      \ 'BadDragon', 'Ring', 'Mesh', 'Torus', 'Hypercube', 'RDT', 'FatTree',
-      \ 'CMesh', 'Dragonfly', 'DragonflyWired', 'FlattenedButterfly',
-      \ 'FlattenedButterflyWired', 'Butterfly']
+      \ 'DragonflyUgalG', 'FlatFlyMinimal', 'FlatFlyValiant',
+      \ 'ButterflyDestinationTag', 'DISHA', 'Bernoulli', 'Periodic', 'OnOff',
+      \ 'Trace', 'Steady', 'Burst', 'Refuse', 'Block', 'HintBits', 'None',
+      \ 'Drop', 'Avoid', 'Detect', 'DropAfterTimeout', 'Atomic', 'NonAtomic',
+      \ 'First', 'Random', 'MostCredits', 'StraightFirst', 'Uniform',
+      \ 'BitReversal', 'BitComplement', 'Transpose', 'Shuffle', 'Tornado',
+      \ 'Neighbor', 'HotSpot', 'AllToAll', 'Diagonal', 'Asymmetric',
+      \ 'RandomPermutation', 'BadDragon', 'Ring', 'Mesh', 'Torus',
+      \ 'Hypercube', 'RDT', 'FatTree', 'CMesh', 'Dragonfly', 'DragonflyWired',
+      \ 'FlattenedButterfly', 'FlattenedButterflyWired', 'Butterfly']
 " END GENERATED enums
 " BEGIN GENERATED keywords (editors/sync_names.py --write)
 let s:keywords = ['let', 'if', 'cond', 'for', 'mod']
