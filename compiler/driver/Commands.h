@@ -2,6 +2,7 @@
 // 0 success, 1 the input is wrong, 2 usage error.
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,10 @@ struct FmtOptions {
 };
 
 int runFmt(const FmtOptions& options);
+
+// Serves the Language Server Protocol on standard input and output until the client's exit
+// (driver/lsp/Server.h): 0 after a shutdown request, 1 without one.
+int runLsp(const std::filesystem::path& stdlibDir, const std::string& version);
 
 // Generates a communication pattern (docs/workloads.md) into `output` ("" or "-": stdout).
 int runPattern(const PatternSpec& spec, const std::string& output);

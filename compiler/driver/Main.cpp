@@ -132,6 +132,14 @@ int run(int argc, char** argv) {
 
   app.add_subcommand("version", "print the version and the LLVM target");
 
+  CLI::App* lspCmd = app.add_subcommand(
+      "lsp", "serve the Language Server Protocol over standard input and output (docs/editors.md)");
+  lspCmd->add_option("--stdlib", stdlibDir, "directory of the stdlib modules");
+  // Clients name the transport (vscode-languageclient adds --stdio); it is the only one.
+  bool stdioTransport = true;
+  lspCmd->add_flag("--stdio", stdioTransport,
+                   "talk over standard input and output (the only transport)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -147,6 +155,9 @@ int run(int argc, char** argv) {
 
   if (app.got_subcommand("version")) return runVersion();
   if (app.got_subcommand("fmt")) return runFmt(fmtOptions);
+  if (app.got_subcommand("lsp"))
+    return runLsp(stdlibDir.empty() ? defaultStdlibDir(argv[0]) : std::filesystem::path(stdlibDir),
+                  NDL_VERSION);
   if (app.got_subcommand("sweep")) return runSweep(sweepCmd->remaining());
   if (app.got_subcommand("pattern")) {
     // Every option but the node count and the output is in the table of what applies where.

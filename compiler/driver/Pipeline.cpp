@@ -95,7 +95,8 @@ void runFrontEnd(const std::string& path, const PipelineOptions& options, Source
   uint32_t errorsBefore = diags.errorCount();
 
   parse::Loader loader(sources, diags, parse::LoadOptions{options.stdlibDir});
-  result.program = loader.load(path);
+  result.program = options.mainText ? loader.loadText(path, *options.mainText, path)
+                                    : loader.load(path);
   if (!result.program) return;
   parse::applyOverrides(*result.program, options.overrides, sources, diags);
   if (options.dumpAfter == Stage::Parse) {

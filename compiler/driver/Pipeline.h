@@ -33,6 +33,9 @@ struct PipelineOptions {
   std::vector<std::string> overrides;  // --set Name=Value (parse/Overrides.h)
   // Network: the program need only describe a network (ndlc info); Simulation: a whole run.
   sema::Requirement requirement = sema::Requirement::Simulation;
+  // The main file's text in place of reading it (an editor's unsaved buffer, ndlc lsp); its
+  // imports are still read from disk, relative to the file's folder.
+  std::optional<std::string> mainText;
 };
 
 // The evaluator refers to the checked definitions and the routings to the network, all inside

@@ -17,6 +17,18 @@ namespace ndl::parse {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+bool isPathImport(const std::string& name) {
+  return name.find('/') != std::string::npos || name.ends_with(".ndl");
+}
+
+}  // namespace
+
+fs::path importTarget(const std::string& name, const fs::path& baseDir, const fs::path& stdlibDir) {
+  return isPathImport(name) ? baseDir / name : stdlibDir / (name + ".ndl");
+}
+
 Loader::Loader(SourceManager& sources, DiagnosticEngine& diags, LoadOptions options)
     : sources_(sources), diags_(diags), options_(std::move(options)) {}
 
@@ -97,10 +109,13 @@ std::optional<FileId> Loader::readSource(const std::string& path) {
   return file;
 }
 
-Program Loader::loadText(std::string displayName, const std::string& text) {
-  FileId file = sources_.addBuffer(std::move(displayName), "", text);
+Program Loader::loadText(std::string displayName, const std::string& text, const fs::path& path) {
+  std::error_code ec;
+  const std::string canonical = path.empty() ? std::string() : fs::weakly_canonical(path, ec).string();
+  FileId file = sources_.addBuffer(std::move(displayName), canonical, text);
   sources_.setText(file, sanitizeText(text, file, diags_));
   loaded_.clear();
+  if (!canonical.empty()) loaded_.push_back(canonical);  // a stdlib module edited: not twice
   Program program;
   loadPrelude(program);
   loadModule(file, program);
@@ -155,9 +170,8 @@ void Loader::loadImport(const ast::Node& form, const fs::path& baseDir, Program&
     return;
   }
   const std::string& name = arg.value;
-  // A bare name is a stdlib module; anything path-like is a file.
-  bool isPath = name.find('/') != std::string::npos || name.ends_with(".ndl");
-  fs::path target = isPath ? baseDir / name : options_.stdlibDir / (name + ".ndl");
+  const bool isPath = isPathImport(name);
+  const fs::path target = importTarget(name, baseDir, options_.stdlibDir);
   std::error_code ec;
   if (!fs::exists(target, ec)) {
     Diagnostic& d =

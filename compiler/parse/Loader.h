@@ -35,9 +35,11 @@ class Loader {
   // Loads a program from a file, or from standard input for "-".
   // Returns nullopt only when the main file could not be read at all.
   std::optional<Program> load(const std::string& path);
-  // Loads a program from text in memory (standard input, tests); relative
-  // imports resolve against the current directory.
-  Program loadText(std::string displayName, const std::string& text);
+  // Loads a program from text in memory (standard input, tests, an editor's unsaved buffer).
+  // `path`: the file the text stands for, whose folder relative imports resolve against
+  // ("": the current directory).
+  Program loadText(std::string displayName, const std::string& text,
+                   const std::filesystem::path& path = {});
 
   // Reads one file ("-": standard input) as text, without its imports or
   // the prelude (ndlc fmt). Returns nullopt when it cannot be read at all.
@@ -60,6 +62,11 @@ class Loader {
   std::vector<FileId> stackFiles_;
   std::vector<std::string> loaded_;  // canonical paths of this program's modules
 };
+
+// The file `(import "name")` in a file of `baseDir` names: a bare name is the stdlib module
+// name.ndl, anything path-like (a '/' or a .ndl ending) a file relative to `baseDir`.
+std::filesystem::path importTarget(const std::string& name, const std::filesystem::path& baseDir,
+                                   const std::filesystem::path& stdlibDir);
 
 // True for forms the loader handles, which the checker then skips.
 inline bool isImport(const ast::Node& form) { return form.head() == "import"; }

@@ -164,6 +164,10 @@ struct DefinitionTable {
   }
 };
 
+// The names an expression may call without defining them: operators, builtins, special forms
+// (let, if, ...) and the statements of topology bodies (Link, Nodes, ...), for completion.
+std::vector<std::string_view> builtinNames();
+
 // True for the heads of definition forms.
 bool isDefinitionForm(const ast::Node& form);
 

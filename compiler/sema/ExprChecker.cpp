@@ -3,6 +3,7 @@
 // that failed has Type::Error and its users stay silent.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "compiler/sema/Definitions.h"
@@ -113,6 +114,12 @@ const std::unordered_map<std::string_view, Builtin>& builtins() {
   };
   return table;
 }
+
+// Names the checker reads itself, which no definition may take.
+constexpr std::string_view kSpecialForms[] = {"let", "if",   "cond",  "and",   "or",  "sum",
+                                              "for", "when", "true",  "false", "else"};
+constexpr std::string_view kStateOps[] = {"ring-length", "ring-ref",      "ring-count",
+                                          "push",        "ejection-port", "no-port"};
 
 // Statement forms of topology bodies: name -> op.
 const std::unordered_map<std::string_view, Op>& statements() {
@@ -406,13 +413,12 @@ class Checker {
   }
 
   static bool isSpecial(std::string_view n) {
-    return n == "let" || n == "if" || n == "cond" || n == "and" || n == "or" || n == "sum" ||
-           n == "for" || n == "when" || n == "true" || n == "false" || n == "else" ||
+    return std::find(std::begin(kSpecialForms), std::end(kSpecialForms), n) !=
+               std::end(kSpecialForms) ||
            isStateOp(n);
   }
   static bool isStateOp(std::string_view n) {
-    return n == "ring-length" || n == "ring-ref" || n == "ring-count" || n == "push" ||
-           n == "ejection-port" || n == "no-port";
+    return std::find(std::begin(kStateOps), std::end(kStateOps), n) != std::end(kStateOps);
   }
 
   // (define-port-state name (Ring capacity Port)) or (... (Ring capacity (Int lo hi))); and
@@ -2210,6 +2216,17 @@ class Checker {
 };
 
 }  // namespace
+
+std::vector<std::string_view> builtinNames() {
+  std::vector<std::string_view> names;
+  for (const auto& [name, b] : builtins()) names.push_back(name);
+  for (const auto& [name, op] : statements()) names.push_back(name);
+  names.insert(names.end(), std::begin(kSpecialForms), std::end(kSpecialForms));
+  names.insert(names.end(), std::begin(kStateOps), std::end(kStateOps));
+  names.push_back("set");  // (set field value route) in a routing
+  std::sort(names.begin(), names.end());
+  return names;
+}
 
 DefinitionTable checkDefinitions(const ast::Program& program, DiagnosticEngine& diags) {
   DefinitionTable table;

@@ -34,6 +34,30 @@ std::vector<std::string_view> allFormNames() {
 
 const EnumInfo& enumInfo(EnumId id) { return kEnums[static_cast<size_t>(id)]; }
 
+std::string_view enumTypeOf(ValueKind kind) {
+  switch (kind) {
+    case ValueKind::Topology: return "TopologyKind";
+    case ValueKind::FlowControl: return "FlowControl";
+    case ValueKind::Routing: return "Routing";
+    case ValueKind::DeadlockHandling: return "DeadlockHandling";
+    case ValueKind::QueueOverflow: return "QueueOverflow";
+    case ValueKind::Measurement: return "Measurement";
+    case ValueKind::VcAllocation: return "VcAllocation";
+    case ValueKind::MispredictionCheck: return "MispredictionCheck";
+    case ValueKind::Selection: return "Selection";
+    case ValueKind::Traffic: return "Traffic";
+    case ValueKind::Injection: return "InjectionProcess";
+    default: return "";
+  }
+}
+
+std::vector<const EnumInfo*> enumsNamed(std::string_view name) {
+  std::vector<const EnumInfo*> values;
+  for (const EnumInfo& e : kEnums)
+    if (e.name == name) values.push_back(&e);
+  return values;
+}
+
 std::vector<const EnumInfo*> enumValues(std::string_view type) {
   std::vector<const EnumInfo*> values;
   for (const EnumInfo& e : kEnums)

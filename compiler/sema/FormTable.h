@@ -76,6 +76,11 @@ struct EnumInfo {
 };
 
 const EnumInfo& enumInfo(EnumId id);
+// The enum type whose values a form of this kind takes ("FlowControl"; "TopologyKind" for the
+// heads of Topology's value), "" for a kind without one.
+std::string_view enumTypeOf(ValueKind kind);
+// Every enumerated value spelled `name`, of whatever type (Random is a Selection and a Traffic).
+std::vector<const EnumInfo*> enumsNamed(std::string_view name);
 // The values of one enum type ("FlowControl").
 std::vector<const EnumInfo*> enumValues(std::string_view type);
 std::optional<EnumId> findEnum(std::string_view type, std::string_view name);

@@ -50,20 +50,6 @@ std::string describe(const Node& n) {
   return fmt::format("{} '{}'", ast::kindName(n.kind), ast::quote(n));
 }
 
-std::string enumTypeOf(ValueKind k) {
-  switch (k) {
-    case ValueKind::FlowControl: return "FlowControl";
-    case ValueKind::DeadlockHandling: return "DeadlockHandling";
-    case ValueKind::QueueOverflow: return "QueueOverflow";
-    case ValueKind::Measurement: return "Measurement";
-    case ValueKind::VcAllocation: return "VcAllocation";
-    case ValueKind::MispredictionCheck: return "MispredictionCheck";
-    case ValueKind::Selection: return "Selection";
-    case ValueKind::Traffic: return "Traffic";
-    default: return "";
-  }
-}
-
 std::string joinEnum(std::string_view type) {
   std::string s;
   for (const EnumInfo* e : enumValues(type)) s += (s.empty() ? "" : ", ") + std::string(e->name);
@@ -96,14 +82,14 @@ class Reader {
           out.text = args[0]->text;
           return true;
         }
-        return one(args, where) && enumValue(*args[0], enumTypeOf(info_.kind), out.enumValue);
+        return one(args, where) && enumValue(*args[0], std::string(enumTypeOf(info_.kind)), out.enumValue);
       case ValueKind::FlowControl:
       case ValueKind::DeadlockHandling:
       case ValueKind::QueueOverflow:
       case ValueKind::Measurement:
       case ValueKind::VcAllocation:
       case ValueKind::MispredictionCheck:
-        return one(args, where) && enumValue(*args[0], enumTypeOf(info_.kind), out.enumValue);
+        return one(args, where) && enumValue(*args[0], std::string(enumTypeOf(info_.kind)), out.enumValue);
       case ValueKind::Traffic: return one(args, where) && traffic(*args[0], out.traffic);
       case ValueKind::Injection: return one(args, where) && injection(*args[0], out.injection);
       case ValueKind::Size:

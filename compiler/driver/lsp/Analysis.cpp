@@ -1,0 +1,74 @@
+#include "compiler/driver/lsp/Analysis.h"
+
+namespace ndl::lsp {
+
+namespace {
+
+bool before(uint32_t l1, uint32_t c1, uint32_t l2, uint32_t c2) {
+  return l1 < l2 || (l1 == l2 && c1 < c2);
+}
+
+// Holds (line, col) when the position is inside the node or just after its last character
+// (an editor's cursor at the end of a name still means the name).
+bool holds(const ast::Node& n, uint32_t line, uint32_t col) {
+  const SourceRange& r = n.range;
+  if (!r.valid() || before(line, col, r.line, r.col)) return false;
+  return before(line, col, r.endLine, r.endCol) ||
+         (!n.isList() && line == r.endLine && col == r.endCol);
+}
+
+}  // namespace
+
+const std::vector<ast::Node>& Analysis::forms() const {
+  static const std::vector<ast::Node> kNone;
+  if (!result.program) return kNone;
+  for (const ast::Module& m : result.program->modules)
+    if (m.file == main) return m.forms;
+  return kNone;
+}
+
+std::vector<const ast::Node*> Analysis::pathAt(uint32_t line, uint32_t col) const {
+  std::vector<const ast::Node*> path;
+  const std::vector<ast::Node>* level = &forms();
+  for (bool found = true; found;) {
+    found = false;
+    for (const ast::Node& n : *level) {
+      if (!holds(n, line, col)) continue;
+      path.push_back(&n);
+      level = &n.children;
+      found = true;
+      break;
+    }
+  }
+  return path;
+}
+
+const sema::DefinitionTable* Analysis::defs() const {
+  if (result.checked) return &result.checked->defs;
+  return fallbackDefs ? &*fallbackDefs : nullptr;
+}
+
+std::unique_ptr<Analysis> analyze(const std::string& displayName, const std::filesystem::path& path,
+                                  const std::string& text, const std::filesystem::path& stdlibDir) {
+  auto a = std::make_unique<Analysis>();
+  const auto start = std::chrono::steady_clock::now();
+  driver::PipelineOptions options;
+  options.stdlibDir = stdlibDir;
+  options.requirement = sema::Requirement::SimulationOrLibrary;  // as ndlc check
+  options.mainText = text;
+  a->result.program.reset();
+  driver::runFrontEnd(path.empty() ? displayName : path.string(), options, a->sources, a->diags,
+                      a->result);
+  if (a->result.program) a->main = a->result.program->mainFile;
+  // A program with an error in its forms has no checked result; its definitions are still
+  // what hover, go to definition and completion need (their own errors are already shown).
+  if (a->result.program && !a->result.checked) {
+    DiagnosticEngine quiet(a->sources, DiagOptions{false, 0});
+    a->fallbackDefs = sema::checkDefinitions(*a->result.program, quiet);
+  }
+  a->elapsed = std::chrono::duration_cast<std::chrono::microseconds>(
+      std::chrono::steady_clock::now() - start);
+  return a;
+}
+
+}  // namespace ndl::lsp

@@ -1,0 +1,41 @@
+// One editor document checked by the compiler's own front end (driver/Pipeline.h), exactly as
+// `ndlc check` checks the file, and what the server looks up in the result: the syntax node
+// under the cursor and the definition a name refers to.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/driver/Pipeline.h"
+
+namespace ndl::lsp {
+
+struct Analysis {
+  SourceManager sources;
+  DiagnosticEngine diags{sources, DiagOptions{false, 200}};
+  driver::FrontEndResult result;
+  FileId main = kNoFile;
+  std::chrono::microseconds elapsed{0};
+  // The definitions of a program the checker refused (checked alone, their errors unshown:
+  // the checker's own are in diags).
+  std::optional<sema::DefinitionTable> fallbackDefs;
+
+  // The main file's top-level forms (empty when it could not be read).
+  const std::vector<ast::Node>& forms() const;
+  // The nodes from a top-level form down to the innermost one holding (line, col), 1-based in
+  // code points; empty when no form holds it.
+  std::vector<const ast::Node*> pathAt(uint32_t line, uint32_t col) const;
+  // The definitions, when the checker got as far as building them.
+  const sema::DefinitionTable* defs() const;
+};
+
+// Checks `text` as the file `path` ("" for a buffer that is no file: its imports resolve
+// against the current directory). `displayName` names the file in the diagnostics.
+std::unique_ptr<Analysis> analyze(const std::string& displayName, const std::filesystem::path& path,
+                                  const std::string& text, const std::filesystem::path& stdlibDir);
+
+}  // namespace ndl::lsp
