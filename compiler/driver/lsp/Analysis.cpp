@@ -1,5 +1,9 @@
 #include "compiler/driver/lsp/Analysis.h"
 
+#include <algorithm>
+
+#include "compiler/parse/Parser.h"
+
 namespace ndl::lsp {
 
 namespace {
@@ -17,10 +21,37 @@ bool holds(const ast::Node& n, uint32_t line, uint32_t col) {
          (!n.isList() && line == r.endLine && col == r.endCol);
 }
 
+// The length of the text's longest prefix made of whole top-level forms: up to the end of the
+// last form that closes before a ')' with nothing to close or a '(' that never closes.
+size_t balancedPrefix(const std::string& text) {
+  size_t depth = 0, end = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == ';') {
+      while (i < text.size() && text[i] != '\n') ++i;
+    } else if (c == '#' && i + 1 < text.size() && text[i + 1] == '|') {
+      const size_t close = text.find("|#", i + 2);
+      if (close == std::string::npos) return end;
+      i = close + 1;
+    } else if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"' && text[i] != '\n'; ++i)
+        if (text[i] == '\\') ++i;
+      if (i >= text.size() || text[i] == '\n') return end;
+    } else if (c == '(') {
+      ++depth;
+    } else if (c == ')') {
+      if (depth == 0) return end;
+      if (--depth == 0) end = i + 1;
+    }
+  }
+  return end;
+}
+
 }  // namespace
 
 const std::vector<ast::Node>& Analysis::forms() const {
   static const std::vector<ast::Node> kNone;
+  if (partial) return partial->forms;
   if (!result.program) return kNone;
   for (const ast::Module& m : result.program->modules)
     if (m.file == main) return m.forms;
@@ -62,6 +93,18 @@ std::unique_ptr<Analysis> analyze(const std::string& displayName, const std::fil
   if (a->result.program) a->main = a->result.program->mainFile;
   // A program with an error in its forms has no checked result; its definitions are still
   // what hover, go to definition and completion need (their own errors are already shown).
+  const bool parsed = a->result.program &&
+                      std::any_of(a->result.program->modules.begin(), a->result.program->modules.end(),
+                                  [&](const ast::Module& m) { return m.file == a->main; });
+  if (a->result.program && !parsed) {
+    // Parsed again as far as it balances, blank after that so that lines stay where they are.
+    std::string prefix = text;
+    for (size_t i = balancedPrefix(text); i < prefix.size(); ++i)
+      if (prefix[i] != '\n') prefix[i] = ' ';
+    DiagnosticEngine quiet(a->sources, DiagOptions{false, 0});
+    const FileId file = a->sources.addBuffer(displayName, "", prefix);
+    a->partial = parse::parseFile(a->sources, file, quiet);
+  }
   if (a->result.program && !a->result.checked) {
     DiagnosticEngine quiet(a->sources, DiagOptions{false, 0});
     a->fallbackDefs = sema::checkDefinitions(*a->result.program, quiet);

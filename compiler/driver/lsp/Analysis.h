@@ -23,6 +23,9 @@ struct Analysis {
   // The definitions of a program the checker refused (checked alone, their errors unshown:
   // the checker's own are in diags).
   std::optional<sema::DefinitionTable> fallbackDefs;
+  // A main file whose parentheses do not balance has no module; its top-level forms before
+  // the first that does not close stand in for it (document symbols, hover, definitions).
+  std::optional<ast::Module> partial;
 
   // The main file's top-level forms (empty when it could not be read).
   const std::vector<ast::Node>& forms() const;
