@@ -58,7 +58,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "python"))
-from ndl import sweep as sw  # noqa: E402
+from ndl import engine as sw  # noqa: E402
 
 NETWORKS = [  # name, legend
     ("torus2d", "2-D torus 64×64"),

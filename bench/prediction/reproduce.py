@@ -29,7 +29,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "python"))
-from ndl import sweep as sw  # noqa: E402
+from ndl import engine as sw  # noqa: E402
 
 EXAMPLES = ROOT / "examples" / "prediction"
 PACKET_FLITS = 16

@@ -31,7 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "python"))
-from ndl import sweep as sw  # noqa: E402
+from ndl import engine as sw  # noqa: E402
 from ndl.plots import draw, gp_string  # noqa: E402
 
 EXAMPLES = ROOT / "examples" / "recover-x"

@@ -332,12 +332,20 @@ int runRun(const BuildOptions& o, const std::vector<std::string>& simArgs) {
 int runSweep(const std::vector<std::string>& args) {
   std::error_code ec;
   std::string self = fs::canonical("/proc/self/exe", ec).string();
-  // The engine is the package's ndl.sweep: its folder goes first on the interpreter's path
+  // The engine is the package's ndl.engine: its folder goes first on the interpreter's path
   // (a user's PYTHONPATH follows), so an installed `ndl` of another version is not picked up.
-  std::string path = defaultPythonDir().string();
+  fs::path dir = defaultPythonDir();
+  if (dir.empty()) {
+    std::cerr << fmt::format(
+        "ndlc sweep: error: the ndl Python package is not beside {} (share/ndl/python)\n"
+        "  hint: build the ndlc target (it stages the package), or reinstall NDL\n",
+        self);
+    return kExitUsage;
+  }
+  std::string path = dir.string();
   if (const char* user = std::getenv("PYTHONPATH"); user && *user) path += std::string(":") + user;
   ::setenv("PYTHONPATH", path.c_str(), 1);
-  std::vector<std::string> all = {"python3", "-m", "ndl.sweep", "--ndlc", self};
+  std::vector<std::string> all = {"python3", "-m", "ndl.engine", "--ndlc", self};
   all.insert(all.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& a : all) argv.push_back(a.data());

@@ -70,7 +70,8 @@ int runLsp(const std::filesystem::path& stdlibDir, const std::string& version);
 // Generates a communication pattern (docs/workloads.md) into `output` ("" or "-": stdout).
 int runPattern(const PatternSpec& spec, const std::string& output);
 
-// Replaces ndlc with the sweep engine (python3 ndl_sweep.py --ndlc SELF ARGS).
+// Replaces ndlc with the sweep engine (python3 -m ndl.engine --ndlc SELF ARGS), run from
+// the package staged beside ndlc.
 int runSweep(const std::vector<std::string>& args);
 
 }  // namespace ndl::driver

@@ -49,6 +49,10 @@ int run(int argc, char** argv) {
   checkCmd->add_flag("--list-forms", check.listForms, "list the forms NDL knows");
   checkCmd->add_flag("--list-diagnostics", check.listDiagnostics,
                      "list every diagnostic kind");
+  bool checkNoTrace = false;
+  checkCmd->add_flag("--no-route-trace", checkNoTrace,
+                     "skip tracing every route (the static deadlock check): the front end's "
+                     "diagnostics and dumps only");
 
   InfoOptions info;
   CLI::App* infoCmd = app.add_subcommand("info", "describe the network: size, diameter, routing, deadlock");
@@ -92,7 +96,7 @@ int run(int argc, char** argv) {
       ->excludes("--module-only")
       ->excludes("--unspecialized");
 
-  // ndlc sweep: the sweep engine is the Python package's ndl.sweep (python/ndl); every
+  // ndlc sweep: the sweep engine is the Python package's ndl.engine (python/ndl); every
   // argument after `sweep` goes to it unchanged.
   CLI::App* sweepCmd = app.add_subcommand(
       "sweep", "run a program over parameter values in parallel; writes a CSV and a plot");
@@ -213,6 +217,7 @@ int run(int argc, char** argv) {
   check.pipeline.stdlibDir =
       stdlibDir.empty() ? defaultStdlibDir(argv[0]) : std::filesystem::path(stdlibDir);
   check.pipeline.overrides = overrides;
+  check.pipeline.routeAnalysis = !checkNoTrace;
   // A file of definitions alone checks as a library (docs/language.md, Libraries).
   check.pipeline.requirement = ndl::sema::Requirement::SimulationOrLibrary;
   if (dumpAfter == "parse") check.pipeline.dumpAfter = Stage::Parse;

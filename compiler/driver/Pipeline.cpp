@@ -286,9 +286,14 @@ fs::path defaultStdlibDir(const char* argv0) {
 fs::path defaultPythonDir() {
   std::error_code ec;
   fs::path exe = fs::canonical("/proc/self/exe", ec);
-  fs::path installed = exe.parent_path().parent_path() / "share" / "ndl" / "python";
-  if (!ec && fs::is_directory(installed / "ndl", ec)) return installed;
-  return NDL_SOURCE_PYTHON_DIR;
+  if (ec) return {};
+  // The build tree stages it beside build/ndlc; an installed prefix has bin/ndlc and
+  // share/ndl/python.
+  for (const fs::path& dir : {exe.parent_path(), exe.parent_path().parent_path()}) {
+    fs::path candidate = dir / "share" / "ndl" / "python";
+    if (fs::is_regular_file(candidate / "ndl" / "engine.py", ec)) return candidate;
+  }
+  return {};
 }
 
 }  // namespace ndl::driver

@@ -73,8 +73,9 @@ void checkDeadlock(FrontEndResult& result, DiagnosticEngine& diags,
 // installed binary, else the source tree's stdlib/.
 std::filesystem::path defaultStdlibDir(const char* argv0);
 
-// The folder holding the `ndl` Python package (ndlc sweep runs ndl.sweep from it):
-// share/ndl/python beside the installed binary, else the source tree's python/.
+// The folder holding the `ndl` Python package (ndlc sweep runs its engine, ndl.engine, from
+// it): share/ndl/python beside the binary (the build tree) or beside its bin/ folder (an
+// installed prefix); empty when neither has it.
 std::filesystem::path defaultPythonDir();
 
 }  // namespace ndl::driver

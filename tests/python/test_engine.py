@@ -1,8 +1,7 @@
-"""Unit tests of the sweep engine (python/ndl/sweep.py) that
-need no simulator: the S-expression scanner, value lists, axes, JSON
-flattening, the gnuplot plot and the command line's usage and input errors.
-
-    python3 tests/insight/sweep_unit_test.py NDLC
+"""Unit tests of the sweep engine (python/ndl/engine.py) that need no simulator: the
+S-expression scanner, value lists, axes, JSON flattening, the gnuplot plot and the command
+line's usage and input errors. Run by pytest (tests/python/CMakeLists.txt), on the package
+staged beside ndlc (conftest.py).
 """
 import csv
 import io
@@ -13,11 +12,9 @@ import tempfile
 import unittest
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "python"))
-from ndl import sweep as sw  # noqa: E402
+from ndl import engine as sw
 
-NDLC = None
+NDLC = os.environ["NDLC"]
 
 PROGRAM = """;;; a test program (with a (FakeForm in a comment)
 #| block (NetworkFrequency 1MHz) comment |#
@@ -58,14 +55,36 @@ class Scanner(unittest.TestCase):
 
 
 class Axes(unittest.TestCase):
-    def test_quantities(self):
-        xs, unit = sw.axis_values(["500nsec", "2usec", "10us"])
-        self.assertEqual(unit, "ns")
-        self.assertEqual(xs, [500.0, 2000.0, 10000.0])
-        xs, unit = sw.axis_values(["25MHz", "0.1GHz"])
-        self.assertEqual((xs, unit), ([25.0, 100.0], "MHz"))
+    def test_values_as_written(self):
+        # Numbers of one unit text are placed as written; nothing is converted here (the
+        # checker's conversions come from the runs' config, below).
+        self.assertEqual(sw.axis_values(["2usec", "10usec"]), ([2.0, 10.0], "usec"))
+        self.assertEqual(sw.axis_values(["0.1", "0.25"]), ([0.1, 0.25], ""))
+        self.assertEqual(sw.axis_values(["500nsec", "2usec"]), (None, None))
+        self.assertEqual(sw.axis_values(["25MHz", "0.1GHz"]), (None, None))
         self.assertEqual(sw.axis_values(["StoreAndForward", "Wormhole"]), (None, None))
         self.assertEqual(sw.axis_values(["2usec", "32bit"]), (None, None))
+
+    def test_the_checkers_values(self):
+        flat = {"config.NetworkFrequency_hz": 25e6, "config.MessageLength_bits": "64 64",
+                "config.ReportPairs": "", "config.OfferedLoad_flits_per_node_cycle": 0.3,
+                "config.RoutingAlgorithm": "XY", "config.MessageLengthX": 3}
+        self.assertEqual(sw.config_value(flat, "NetworkFrequency"), (25e6, "Hz"))
+        self.assertEqual(sw.config_value(flat, "MessageLength"), (64.0, "bits"))
+        self.assertEqual(sw.config_value(flat, "OfferedLoad"), (0.3, "flits/node/clock"))
+        self.assertIsNone(sw.config_value(flat, "RoutingAlgorithm"))
+        self.assertIsNone(sw.config_value({"config.MessageLength_bits": "64 256"},
+                                          "MessageLength"))
+        # Mixed units on one axis, as the checker converted them.
+        sweep = sw.Sweep("ndlc", tempfile.gettempdir(), quiet=True)
+        sweep.add_points("a.ndl", [{"NetworkFrequency": "25MHz"},
+                                   {"NetworkFrequency": "0.1GHz"}])
+        for p, hz in zip(sweep.points, (25e6, 1e8)):
+            p.status, p.flat = "ok", {"config.NetworkFrequency_hz": hz}
+        self.assertEqual(sw.config_axis(sweep.groups(), "NetworkFrequency"),
+                         ({"25MHz": 25e6, "0.1GHz": 1e8}, "Hz"))
+        sweep.points[1].status = "failed"
+        self.assertEqual(sw.config_axis(sweep.groups(), "NetworkFrequency"), (None, None))
 
     def test_flatten(self):
         flat = sw.flatten({"latency_ns": {"network": {"mean": 1.5}},
@@ -112,7 +131,7 @@ class Plot(unittest.TestCase):
             svg = (d / "p.svg").read_text()
             self.assertIn("NetworkChannelWidth=16bit", svg)
             self.assertIn("mean network latency (ns)", svg)
-            self.assertIn("MessageCreationInterval (µs)", svg)
+            self.assertIn("MessageCreationInterval (usec)", svg)
             gp = (d / "p.gp").read_text()
             self.assertIn("set logscale x", gp)   # 2 to 100 µs: more than a decade
             self.assertIn("set logscale y", gp)   # 80 to 1800 ns
@@ -188,17 +207,18 @@ class Replications(unittest.TestCase):
 
 
 class DefaultNdlc(unittest.TestCase):
-    def test_the_source_trees_build_first(self):
-        # Without NDLC the engine takes the ndlc built in its own source tree, if any.
+    def test_the_ndlc_beside_the_package(self):
+        # Without NDLC the engine takes the ndlc the package was staged beside
+        # (<build>/share/ndl/python/ndl -> <build>/ndlc).
         old = os.environ.pop("NDLC", None)
         try:
             found = sw.default_ndlc()
         finally:
             if old is not None:
                 os.environ["NDLC"] = old
-        built = [ROOT / d / "ndlc" for d in ("build", "build-sw", "build-dev")]
-        expected = next((str(p) for p in built if p.is_file()), shutil.which("ndlc") or "ndlc")
-        self.assertEqual(found, expected)
+        beside = Path(sw.__file__).resolve().parents[4] / "ndlc"
+        self.assertEqual(Path(found), beside)
+        self.assertEqual(beside.resolve(), Path(NDLC).resolve())
 
 
 class CommandLine(unittest.TestCase):
@@ -315,10 +335,3 @@ class CommandLine(unittest.TestCase):
         code, err = self.run_main(str(plain), "--dry-run")
         self.assertEqual(code, 2)
         self.assertIn("--param", err)
-
-
-if __name__ == "__main__":
-    if len(sys.argv) < 2 or sys.argv[1].startswith("-"):
-        sys.exit("usage: sweep_unit_test.py NDLC [unittest options]")
-    NDLC = sys.argv.pop(1)
-    unittest.main(verbosity=2)

@@ -2,7 +2,7 @@
 """ndlc sweep: run an NDL program over a grid of parameter values.
 
     ndlc sweep FILE... [--param NAME=V1,V2,...]... [--jobs N] [--out DIR]
-    python3 -m ndl.sweep --ndlc PATH/ndlc FILE... [same options]   (python/ on PYTHONPATH)
+    python3 -m ndl.engine --ndlc PATH/ndlc FILE... [same options]
 
 Every point of the grid (the cartesian product of the --param lists, or of
 the file's own (Sweep NAME v1 v2 ...) forms) is one `ndlc run FILE --set
@@ -51,16 +51,13 @@ import time
 from pathlib import Path
 
 from ndl.plots import draw, gp_string
-
-# JSON keys that are tables (per interval) or name them rather than metrics; the
-# point's files keep them.
-TABLE_KEYS = {"series", "tables"}
+from ndl.results import flatten, read_csv_cell, table_files, with_pairs  # noqa: F401
 
 DEFAULT_Y = "latency_ns.network.mean"
 
 
-class UsageError(Exception):
-    pass
+class UsageError(ValueError):
+    """The sweep is asked for wrongly (an unknown parameter, a value list with a hole)."""
 
 
 class InputError(Exception):
@@ -220,40 +217,77 @@ def split_values(spec):
 
 
 # ---------------------------------------------------------------------------
-# Quantities, for the plot axes
+# Plot axes. A swept value's meaning is the checker's: its number on an axis is the value the
+# checker converted it to, read from the run's JSON "config" (NetworkFrequency_hz,
+# MessageLength_bits, OfferedLoad_flits_per_node_cycle, ...), never from a unit table here.
 
-TIME = {"sec": 1.0, "s": 1.0, "msec": 1e-3, "ms": 1e-3, "usec": 1e-6, "us": 1e-6,
-        "nsec": 1e-9, "ns": 1e-9, "psec": 1e-12, "ps": 1e-12}
-SIZE = {"bit": 1.0, "byte": 8.0, "Kbyte": 8192.0, "Mbyte": 8388608.0}
-FREQ = {"Hz": 1.0, "kHz": 1e3, "MHz": 1e6, "GHz": 1e9}
-PRETTY_UNIT = {"usec": "µs", "us": "µs", "nsec": "ns", "msec": "ms", "psec": "ps",
-               "sec": "s", "bit": "bits", "byte": "bytes", "clock": "clocks",
-               "cycle": "clocks", "flit": "flits", "phit": "phits"}
-QUANTITY = re.compile(r"^([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)([A-Za-z%/]*)$")
-
-
-def parse_quantity(text):
-    m = QUANTITY.match(text.strip())
-    if not m:
-        return None
-    return float(m.group(1)), m.group(2)
+NUMBER = re.compile(r"^([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)([A-Za-z%/]*)$")
 
 
 def axis_values(values):
-    """Numeric x positions and the unit label for a list of value texts, or
-    (None, None) if they are not numbers of one dimension."""
-    parsed = [parse_quantity(v) for v in values]
-    if any(p is None for p in parsed):
+    """Numeric x positions and their unit for value texts that are numbers written with one
+    and the same unit text (["2usec", "10usec"], ["0.1", "0.2"]): taken as written, nothing
+    converted; (None, None) otherwise (the axis is then categorical, or the caller gives the
+    checker's values: config_axis)."""
+    parsed = [NUMBER.match(str(v).strip()) for v in values]
+    if not parsed or any(m is None for m in parsed):
         return None, None
-    unit = parsed[0][1]
-    for table in (TIME, SIZE, FREQ):
-        if all(u in table for _, u in parsed):
-            scale = table[unit]
-            return ([float(f"{x * table[u] / scale:.12g}") for x, u in parsed],
-                    PRETTY_UNIT.get(unit, unit))
-    if all(u == unit for _, u in parsed):
-        return [x for x, _ in parsed], PRETTY_UNIT.get(unit, unit)
-    return None, None
+    units = {m.group(2) for m in parsed}
+    if len(units) != 1:
+        return None, None
+    return [float(m.group(1)) for m in parsed], units.pop()
+
+
+def config_value(flat, name):
+    """(number, unit) of the form `name` as the checker read it, from a run's flattened JSON:
+    config.NAME (no unit) or config.NAME_UNIT (the unit in the key); a range (two numbers)
+    counts only when both ends are one value. None when the run has no such number."""
+    for key, v in flat.items():
+        if not key.startswith("config."):
+            continue
+        rest = key[len("config."):]
+        if rest == name:
+            unit = ""
+        elif rest.startswith(name + "_"):
+            unit = rest[len(name) + 1:]
+        else:
+            continue
+        if isinstance(v, str):
+            ends = v.split()
+            if len(ends) == 2 and ends[0] == ends[1]:
+                v = ends[0]
+            try:
+                v = float(v)
+            except ValueError:
+                return None
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            return None
+        return float(v), unit_label(unit)
+    return None
+
+
+def unit_label(unit):
+    """A config key's unit as an axis label: flits_per_node_cycle -> flits/node/clock."""
+    label = unit.replace("_per_node_cycle", "/node/clock").replace("_per_", "/")
+    label = label.replace("per_", "/")
+    return "Hz" if label == "hz" else label
+
+
+def config_axis(groups, name):
+    """{value text: number} and the unit of the swept form `name` over the groups (their
+    first run that ran), when every value is a number of one unit in the checker's config."""
+    xs, units = {}, set()
+    for g in groups:
+        ran = g.ran()
+        got = config_value(ran[0].flat, name) if ran else None
+        if got is None:
+            continue
+        xs[g.params[name]] = got[0]
+        units.add(got[1])
+    values = {g.params[name] for g in groups}
+    if len(units) != 1 or set(xs) != values:
+        return None, None
+    return xs, units.pop()
 
 
 def metric_label(metric):
@@ -276,70 +310,6 @@ def metric_label(metric):
     elif metric.endswith("_seconds"):
         unit = " (s)"
     return metric + unit
-
-
-def flatten(obj, prefix="", out=None):
-    if out is None:
-        out = {}
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            key = f"{prefix}{k}"
-            if key in TABLE_KEYS:
-                continue
-            flatten(v, key + ".", out)
-    elif isinstance(obj, list):
-        name = prefix[:-1]
-        if name == "by_distance":
-            for row in obj:
-                if isinstance(row, dict) and "hops" in row:
-                    h = row["hops"]
-                    for k, v in row.items():
-                        if k != "hops":
-                            out[f"by_distance.{h}.{k}"] = v
-        elif name == "classes":
-            # One column per class and metric, named by the class: classes.read.latency_ns...
-            for row in obj:
-                if isinstance(row, dict) and "name" in row:
-                    flatten({k: v for k, v in row.items() if k != "name"},
-                            f"classes.{row['name']}.", out)
-        elif name == "pairs":
-            for row in obj:
-                if isinstance(row, dict) and "src" in row and "dst" in row:
-                    flatten({k: v for k, v in row.items() if k not in ("src", "dst")},
-                            f"pairs.{row['src']}-{row['dst']}.", out)
-        elif all(not isinstance(v, (dict, list)) for v in obj):
-            out[name] = " ".join(str(v) for v in obj)
-    else:
-        out[prefix[:-1]] = obj
-    return out
-
-
-def read_csv_cell(text):
-    if text == "":
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        return float(text)
-
-
-def with_pairs(data, json_path):
-    """The results with the rows of their pairs table (written beside the JSON,
-    named in its "tables") as "pairs", one dict per pair, for flatten."""
-    name = (data.get("tables") or {}).get("pairs")
-    if not name:
-        return data
-    with open(Path(json_path).parent / name, newline="") as f:
-        rows = list(csv.DictReader(f))
-    # Columns in name order, as the JSON's sorted keys gave them when it held the pairs.
-    return dict(data, pairs=[{k: read_csv_cell(row[k]) for k in sorted(row)} for row in rows])
-
-
-def table_files(data, json_path):
-    """The table files a point's JSON names (beside it)."""
-    tables = (data or {}).get("tables") or {}
-    return [Path(json_path).parent / tables[k] for k in ("nodes", "pairs", "application")
-            if tables.get(k)]
 
 
 def get_metric(flat, metric):
@@ -728,16 +698,21 @@ def fmt_elapsed(s):
 
 def plot(rows, x_param, metric, out_base, title, line_keys, x_values=None,
          log_x=None, log_y=None, y_label=None, x_label=None, size=(1000, 640),
-         y_range=None, label_of=None, sort_x=True):
+         y_range=None, label_of=None, sort_x=True, x_axis=None, x_unit=None):
     """Plots `metric` against `x_param` for `rows` (dicts: name -> value
     text, plus '_metric', optionally '_err', the half-width of an error
     bar, and '_label', a text printed above the point), one line per
-    distinct tuple of `line_keys`.
+    distinct tuple of `line_keys`. x_axis ({value text: number}, with x_unit) places the
+    x values (the checker's, config_axis); without it they are placed as written when they
+    are numbers of one unit (axis_values), else in order as categories.
     Writes out_base.png, out_base.svg and out_base.gp/.dat. Returns the list
     of files written, or raises RuntimeError if gnuplot fails."""
     out_base = Path(out_base)
     xs_text = x_values or list(dict.fromkeys(r[x_param] for r in rows))
-    numeric, unit = axis_values(xs_text)
+    if x_axis is not None:
+        numeric, unit = [x_axis[v] for v in xs_text], x_unit
+    else:
+        numeric, unit = axis_values(xs_text)
     categorical = numeric is None
     xpos = {v: (i if categorical else numeric[i]) for i, v in enumerate(xs_text)}
     lines = {}
@@ -870,12 +845,12 @@ LOAD_Y = "latency_ns.message.mean"
 SATURATED_BELOW = 0.95
 
 
-def load_of(text):
-    """The configured load in flits per node per clock of an OfferedLoad value ('30%')."""
-    q = parse_quantity(text)
-    if q is None or q[1] not in ("%", ""):
-        return None
-    return q[0] / 100 if q[1] == "%" else q[0]
+def load_of(group):
+    """The configured load of a group in flits per node per clock, as the checker read its
+    OfferedLoad (config.OfferedLoad_flits_per_node_cycle of its first run that ran)."""
+    ran = group.ran()
+    got = config_value(ran[0].flat, "OfferedLoad") if ran else None
+    return got[0] if got else None
 
 
 def plot_load_sweep(sweep, metric, out_base):
@@ -892,9 +867,9 @@ def plot_load_sweep(sweep, metric, out_base):
         r["file"] = g.file.name
         r["_metric"], r["_err"], _ = g.stats(metric)
         accepted, _, _ = g.stats("throughput.accepted_flits_per_node_cycle")
-        load = load_of(g.params[x])
+        load = load_of(g)
         if load is None:
-            raise RuntimeError(f"OfferedLoad {g.params[x]}: not a load")
+            continue  # no run of it ran: nothing to draw
         r["_load"] = f"{load:.6g}"
         saturated = any(p.status == "saturated" for p in g.ran())
         if saturated or (accepted is not None and accepted < SATURATED_BELOW * load):
@@ -941,12 +916,14 @@ def plot_sweep(sweep, metric, out_base, title=None):
         r["_metric"], r["_err"], _ = g.stats(metric)
         rows.append(r)
     x_values = list(dict.fromkeys(p.params[x] for p in sweep.points))
+    x_axis, x_unit = config_axis(sweep.groups(), x)
     if title is None:
         files = ", ".join(dict.fromkeys(p.file.name for p in sweep.points))
         title = f"{metric_label(metric)} against {x}: {files}"
         if sweep.seeds is not None:
             title += f" (mean of {sweep.seeds} seeds, 95% CI)"
-    return plot(rows, x, metric, out_base, title, keys, x_values=x_values)
+    return plot(rows, x, metric, out_base, title, keys, x_values=x_values, x_axis=x_axis,
+                x_unit=x_unit)
 
 
 # ---------------------------------------------------------------------------
@@ -999,15 +976,12 @@ def check_file(ndlc, file, stdlib):
 
 
 def default_ndlc():
-    env = os.environ.get("NDLC")
-    if env:
-        return env
-    root = Path(__file__).resolve().parents[2]  # python/ndl/sweep.py
-    for d in ("build", "build-sw", "build-dev"):
-        p = root / d / "ndlc"
-        if p.is_file():
-            return str(p)
-    return shutil.which("ndlc") or "ndlc"
+    """ndl.find_ndlc's choice, else the bare name (its failure to start is then reported)."""
+    from ndl.api import NdlError, find_ndlc
+    try:
+        return find_ndlc()
+    except NdlError:
+        return "ndlc"
 
 
 def parse_args(argv):
