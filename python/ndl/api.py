@@ -88,7 +88,7 @@ def _program_file(program, workdir):
         return path.resolve()
     if not isinstance(program, str):
         raise TypeError(f"program: a path or NDL text, not {type(program).__name__}")
-    path = Path(workdir) / "program.ndl"
+    path = Path(workdir).resolve() / "program.ndl"  # runs happen in other directories
     path.write_text(program, encoding="utf-8")
     return path
 
@@ -287,7 +287,8 @@ def _param_columns(df):
 def summarize(df):
     """One row per point of a sweep's DataFrame (its group): file, the swept forms, runs, ran
     (those that did not fail), status, then each numeric metric's mean over the runs that
-    have it and the half-width of its 95% Student-t confidence interval (METRIC.ci95; empty
+    have it (a latency statistic of a run that measured no message is not a value: a steady
+    run saturated before its window) and the half-width of its 95% Student-t confidence interval (METRIC.ci95; empty
     for fewer than two runs), computed as `ndlc sweep`'s summary.csv computes them."""
     from ndl import engine
     from ndl.frames import pandas
@@ -305,8 +306,11 @@ def summarize(df):
                **{n: first[n] for n in _param_columns(df)},
                "runs": len(runs), "ran": len(ran),
                "status": statuses[0] if len(statuses) == 1 else "+".join(statuses)}
+        flats = [r.to_dict() for _, r in ran.iterrows()]
         for c in metrics:
-            values = [float(v) for v in ran[c] if pd.notna(v) and math.isfinite(float(v))]
+            # As summary.csv: a latency statistic of a run that measured no message is no
+            # value (engine.get_metric).
+            values = [v for v in (engine.get_metric(f, c) for f in flats) if v is not None]
             m, half, _ = engine.mean_ci95(values)
             row[c] = m
             row[c + ".ci95"] = half

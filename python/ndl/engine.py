@@ -275,14 +275,19 @@ def unit_label(unit):
 
 def config_axis(groups, name):
     """{value text: number} and the unit of the swept form `name` over the groups (their
-    first run that ran), when every value is a number of one unit in the checker's config."""
+    first run that ran), when every value is a number of one unit in the checker's config
+    and the same text is the same number in every group."""
     xs, units = {}, set()
     for g in groups:
         ran = g.ran()
         got = config_value(ran[0].flat, name) if ran else None
         if got is None:
             continue
-        xs[g.params[name]] = got[0]
+        text = g.params[name]
+        if xs.setdefault(text, got[0]) != got[0]:
+            # One text, several numbers: its converted value depends on another form (an
+            # interval in clocks under several frequencies); placed as written instead.
+            return None, None
         units.add(got[1])
     values = {g.params[name] for g in groups}
     if len(units) != 1 or set(xs) != values:
@@ -312,7 +317,18 @@ def metric_label(metric):
     return metric + unit
 
 
+# Statistics of a latency distribution: a run that measured none of its messages (a steady
+# run saturated before its window) writes count 0 and zeros for these, which are no values.
+DISTRIBUTION_STATS = (".mean", ".max", ".p50", ".p99")
+
+
 def get_metric(flat, metric):
+    """The numeric value of `metric` in a run's flattened JSON, or None: not there, not a
+    finite number, or a statistic of a distribution with no sample (its .count is 0)."""
+    if metric.endswith(DISTRIBUTION_STATS):
+        count = flat.get(metric.rsplit(".", 1)[0] + ".count")
+        if count == 0:
+            return None
     v = flat.get(metric)
     if isinstance(v, bool) or v is None:
         return None
@@ -857,7 +873,8 @@ def plot_load_sweep(sweep, metric, out_base):
     """A sweep whose first parameter is OfferedLoad: `metric` against the configured load
     (out_base) and against the accepted throughput (out_base-accepted), one line per
     combination of the other parameters; a point whose accepted throughput is below
-    SATURATED_BELOW of its load, or whose steady run reports saturation, is labelled
+    SATURATED_BELOW of the load its sources offered, or whose steady run reports
+    saturation, is labelled
     "saturated" on both; one saturated before it measured a message has no latency to draw."""
     x = sweep.param_names[0]
     keys = (["file"] if sweep.multi_file else []) + sweep.param_names[1:]
@@ -872,7 +889,10 @@ def plot_load_sweep(sweep, metric, out_base):
             continue  # no run of it ran: nothing to draw
         r["_load"] = f"{load:.6g}"
         saturated = any(p.status == "saturated" for p in g.ran())
-        if saturated or (accepted is not None and accepted < SATURATED_BELOW * load):
+        # Against what the sources offered, which is below the configured load where a
+        # pattern leaves nodes idle (Transpose's diagonal would send to itself).
+        offered = g.stats("throughput.offered_flits_per_node_cycle")[0] or load
+        if saturated or (accepted is not None and accepted < SATURATED_BELOW * offered):
             r["_label"] = "saturated"
         if saturated and not g.stats("throughput.measured_messages")[0]:
             r["_metric"] = None  # marked by a line at its load

@@ -85,6 +85,14 @@ class Axes(unittest.TestCase):
                          ({"25MHz": 25e6, "0.1GHz": 1e8}, "Hz"))
         sweep.points[1].status = "failed"
         self.assertEqual(sw.config_axis(sweep.groups(), "NetworkFrequency"), (None, None))
+        # 2usec is 100 clocks at 50MHz and 50 at 25MHz: no one axis in clocks.
+        sweep = sw.Sweep("ndlc", tempfile.gettempdir(), quiet=True)
+        sweep.add_points("a.ndl", [{"MessageCreationInterval": "2usec", "NetworkFrequency": f}
+                                   for f in ("50MHz", "25MHz")])
+        for p, clocks in zip(sweep.points, (100.0, 50.0)):
+            p.status, p.flat = "ok", {"config.MessageCreationInterval_clocks": clocks}
+        self.assertEqual(sw.config_axis(sweep.groups(), "MessageCreationInterval"),
+                         (None, None))
 
     def test_flatten(self):
         flat = sw.flatten({"latency_ns": {"network": {"mean": 1.5}},
