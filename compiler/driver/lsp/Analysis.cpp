@@ -82,9 +82,9 @@ const sema::DefinitionTable* Analysis::defs() const {
 std::unique_ptr<Analysis> analyze(const std::string& displayName, const std::filesystem::path& path,
                                   const std::string& text, const std::filesystem::path& stdlibDir) {
   auto a = std::make_unique<Analysis>();
-  const auto start = std::chrono::steady_clock::now();
   driver::PipelineOptions options;
   options.stdlibDir = stdlibDir;
+  options.routeAnalysis = false;  // on the server's RouteWorker
   options.requirement = sema::Requirement::SimulationOrLibrary;  // as ndlc check
   options.mainText = text;
   a->result.program.reset();
@@ -109,9 +109,11 @@ std::unique_ptr<Analysis> analyze(const std::string& displayName, const std::fil
     DiagnosticEngine quiet(a->sources, DiagOptions{false, 0});
     a->fallbackDefs = sema::checkDefinitions(*a->result.program, quiet);
   }
-  a->elapsed = std::chrono::duration_cast<std::chrono::microseconds>(
-      std::chrono::steady_clock::now() - start);
   return a;
+}
+
+bool needsRouteAnalysis(const Analysis& a) {
+  return a.result.network && a.result.checked && a.result.evaluator && !a.diags.hasErrors();
 }
 
 }  // namespace ndl::lsp

@@ -3,7 +3,6 @@
 // under the cursor and the definition a name refers to.
 #pragma once
 
-#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -19,7 +18,9 @@ struct Analysis {
   DiagnosticEngine diags{sources, DiagOptions{false, 200}};
   driver::FrontEndResult result;
   FileId main = kNoFile;
-  std::chrono::microseconds elapsed{0};
+  // The routing's analysis (RouteWorker), when it has ended: its diagnostics, reported
+  // against `sources`; null before, and for a program that did not reach it.
+  std::unique_ptr<DiagnosticEngine> routeDiags;
   // The definitions of a program the checker refused (checked alone, their errors unshown:
   // the checker's own are in diags).
   std::optional<sema::DefinitionTable> fallbackDefs;
@@ -37,8 +38,14 @@ struct Analysis {
 };
 
 // Checks `text` as the file `path` ("" for a buffer that is no file: its imports resolve
-// against the current directory). `displayName` names the file in the diagnostics.
+// against the current directory), as `ndlc check` does but for the routing's analysis, which
+// the server runs after (RouteWorker; needsRouteAnalysis). `displayName` names the file in
+// the diagnostics.
 std::unique_ptr<Analysis> analyze(const std::string& displayName, const std::filesystem::path& path,
                                   const std::string& text, const std::filesystem::path& stdlibDir);
+
+// True when the front end elaborated the network without errors: the routing's analysis
+// (`ndlc check`'s last step) is still to run.
+bool needsRouteAnalysis(const Analysis& a);
 
 }  // namespace ndl::lsp

@@ -58,8 +58,12 @@ Server::Server(Transport& transport, ServerOptions options)
 
 int Server::run() {
   while (!exited_) {
-    if (!transport_.pending()) checkStale();  // nothing waiting: the documents are current
-    Transport::Read read = transport_.next();
+    if (!transport_.pending()) {  // nothing waiting: the documents are current
+      std::lock_guard<std::mutex> lock(mutex_);
+      checkStale();
+    }
+    Transport::Read read = transport_.next();  // unlocked: the worker may publish meanwhile
+    std::lock_guard<std::mutex> lock(mutex_);
     if (read.status == Transport::Status::Closed) return shutdown_ ? 0 : 1;
     if (read.status == Transport::Status::Malformed) {
       respondError(nullptr, {kParseError, read.error});
@@ -163,12 +167,14 @@ void Server::notification(const std::string& method, const json& params) {
     doc.version = td.value("version", int64_t{0});
     doc.open = true;
     doc.analysis.reset();
+    doc.current = false;
   } else if (method == "textDocument/didChange") {
     auto it = docs_.find(params.at("textDocument").at("uri").get<std::string>());
     if (it == docs_.end()) return;  // a change to a document never opened
     for (const json& change : params.at("contentChanges")) applyChange(it->second.text, change);
     it->second.version = params.at("textDocument").value("version", it->second.version);
     it->second.analysis.reset();
+    it->second.current = false;
   } else if (method == "textDocument/didClose") {
     auto it = docs_.find(params.at("textDocument").at("uri").get<std::string>());
     if (it == docs_.end()) return;
@@ -240,9 +246,13 @@ void Server::checkStale() {
       it = docs_.erase(it);
       continue;
     }
-    if (!it->second.analysis) {
+    if (!it->second.current) {
+      it->second.current = true;
       analysis(it->second);
       publish(it->second);
+      // The front end's diagnostics are out; the routing's follow when its analysis ends.
+      if (needsRouteAnalysis(*it->second.analysis))
+        worker_.submit(RouteWorker::makeJob(it->first, it->second.analysis));
     }
     ++it;
   }
@@ -284,13 +294,33 @@ json Server::diagnostic(const Analysis& a, const Document& doc, const Diagnostic
   return diag;
 }
 
+void Server::routeAnalysed(RouteJob& job) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = docs_.find(job.uri);
+  // A document changed or closed meanwhile has another analysis coming, or none.
+  if (it == docs_.end() || it->second.analysis != job.analysis) return;
+  if (!job.failure.empty())
+    notify("window/showMessage",
+           {{"type", 1},
+            {"message", fmt::format("ndlc lsp: internal compiler error in the routing's analysis "
+                                    "of {}: {}", job.uri, job.failure)}});
+  const bool any = !job.diags->diagnostics().empty();
+  job.analysis->routeDiags = std::move(job.diags);
+  if (any) publish(it->second);  // nothing new: what was published stands
+}
+
 void Server::publish(Document& doc) {
   const Analysis& a = analysis(doc);
   std::map<std::string, json> byUri;
   byUri[doc.uri] = json::array();
   for (const std::string& uri : doc.published) byUri[uri] = json::array();  // cleared if gone
-  for (const Diagnostic& d : a.diags.diagnostics())
-    byUri[uriOf(a, doc, d.range.valid() ? d.range.file : kNoFile)].push_back(diagnostic(a, doc, d));
+  const DiagnosticEngine* engines[] = {&a.diags, a.routeDiags.get()};
+  for (const DiagnosticEngine* engine : engines) {
+    if (!engine) continue;
+    for (const Diagnostic& d : engine->diagnostics())
+      byUri[uriOf(a, doc, d.range.valid() ? d.range.file : kNoFile)].push_back(
+          diagnostic(a, doc, d));
+  }
   doc.published.clear();
   for (auto& [uri, list] : byUri) {
     if (uri != doc.uri && !list.empty()) doc.published.push_back(uri);

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compiler/driver/lsp/Analysis.h"
+#include "compiler/driver/lsp/RouteWorker.h"
 #include "compiler/driver/lsp/Transport.h"
 
 namespace ndl::lsp {
@@ -43,8 +45,11 @@ struct Document {
   std::string text;
   int64_t version = 0;
   bool open = false;  // opened by the client, or read from disk for one request
-  std::unique_ptr<Analysis> analysis;  // of `text`; null when stale
+  // Of `text`; null when stale. Shared with the RouteWorker while it analyses the routing.
+  std::shared_ptr<Analysis> analysis;
   std::vector<std::string> published;  // URIs its diagnostics went to last
+  // The diagnostics of `text` are out (a request may have analysed it before checkStale).
+  bool current = false;
 };
 
 class Server {
@@ -52,6 +57,9 @@ class Server {
   Server(Transport& transport, ServerOptions options);
   // Serves until `exit`: 0 when `shutdown` came first, 1 otherwise (the protocol's rule).
   int run();
+  // True while a routing analysis is under way or waiting (the process may then end without
+  // waiting for it: runLsp).
+  bool analysing() { return worker_.busy(); }
 
  private:
   void dispatch(const json& message);
@@ -67,6 +75,7 @@ class Server {
   Document& document(const json& params);
   Analysis& analysis(Document& doc);
   void publish(Document& doc);
+  void routeAnalysed(RouteJob& job);  // on the worker's thread
   void checkStale();
   bool inWorkspace(const std::filesystem::path& path) const;
 
@@ -91,6 +100,10 @@ class Server {
   bool initialized_ = false;
   bool shutdown_ = false;
   bool exited_ = false;
+  // Held by the server's thread while it handles a message and by the worker's while it
+  // publishes an analysis: documents and output are touched under it only.
+  std::mutex mutex_;
+  RouteWorker worker_{[this](RouteJob& job) { routeAnalysed(job); }};  // last: first to stop
 };
 
 }  // namespace ndl::lsp
