@@ -280,6 +280,12 @@ def sweep(programs, params=None, *, seeds=None, seed=None, jobs=None, out=None, 
     return df
 
 
+# The columns of a sweep's DataFrame that describe a run rather than measure it (with the
+# swept forms, df.attrs["params"]).
+RUN_COLUMNS = ("point", "group", "file", "seed", "status", "exit_code", "error", "run_seconds",
+               "json")
+
+
 def _param_columns(df):
     return list(df.attrs.get("params") or [])
 
@@ -293,8 +299,7 @@ def summarize(df):
     from ndl import engine
     from ndl.frames import pandas
     pd = pandas()
-    fixed = {"point", "group", "file", "seed", "status", "exit_code", "error", "run_seconds",
-             "json", *_param_columns(df)}
+    fixed = {*RUN_COLUMNS, *_param_columns(df)}
     metrics = [c for c in df.columns if c not in fixed and pd.api.types.is_numeric_dtype(df[c])
                and not pd.api.types.is_bool_dtype(df[c])]
     rows = []
@@ -340,8 +345,7 @@ def plot(df, out, y=None, *, x=None, title=None):
     params = [x] + [n for n in params if n != x]
     run_set = engine.Sweep("ndlc", df.attrs.get("out") or tempfile.gettempdir(), quiet=True,
                            seeds=df.attrs.get("seeds"))
-    fixed = {"point", "group", "file", "seed", "status", "exit_code", "error", "run_seconds",
-             "json", *params}
+    fixed = {*RUN_COLUMNS, *params}
     for _, r in df.iterrows():
         p = engine.Point(int(r["point"]), Path(r["file"]), {n: r[n] for n in params},
                          seed=None if r["seed"] is None or r["seed"] != r["seed"]
