@@ -11,7 +11,7 @@ packages=(
   llvm-16-dev llvm-16-tools clang-16 libclang-rt-16-dev libfuzzer-16-dev
   libspdlog-dev libfmt-dev nlohmann-json3-dev libcli11-dev libgtest-dev
   gnuplot-nox
-  python3-pandas python3-pytest neovim
+  python3-pandas python3-pytest neovim emacs-nox elpa-eglot
 )
 # Tools that may already come from elsewhere (a vendor's node build ships its
 # own npm): install the Debian package only when the command is missing.
