@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "compiler/driver/Pipeline.h"
+#include "compiler/elaborate/Metrics.h"
 
 namespace ndl::lsp {
 
@@ -27,6 +28,10 @@ struct Analysis {
   // A main file whose parentheses do not balance has no module; its top-level forms before
   // the first that does not close stand in for it (document symbols, hover, definitions).
   std::optional<ast::Module> partial;
+  // The network's distances, computed by the first hover on its Topology (all-pairs BFS:
+  // too slow to redo per hover on a large network, not needed by most analyses). Read and
+  // written only under the server's lock.
+  mutable std::optional<elab::DistanceStats> distances;
 
   // The main file's top-level forms (empty when it could not be read).
   const std::vector<ast::Node>& forms() const;

@@ -141,7 +141,8 @@ std::string formHover(const Analysis& a, sema::FormId id) {
     const elab::Graph& g = a.result.network->graph;
     text += fmt::format("\n\n{} routers, {} endpoints, {} channels", g.nodeCount,
                         g.endpointCount(), g.channels.size());
-    const elab::DistanceStats dist = elab::graphDistances(g);
+    if (!a.distances) a.distances = elab::graphDistances(g);
+    const elab::DistanceStats& dist = *a.distances;
     if (dist.status == elab::AnalysisStatus::kOk)
       text += fmt::format("; diameter {}, average distance {:.4g}", dist.diameter,
                           static_cast<double>(dist.avgDistance.num) / static_cast<double>(dist.avgDistance.den));
@@ -223,21 +224,6 @@ TypingContext typingContext(const std::string& text, size_t offset) {
   }
   c.atHead = !headDone.empty() && !headDone.back();
   return c;
-}
-
-size_t offsetOf(const std::string& text, Cursor c) {
-  size_t start = 0;
-  for (uint32_t l = 1; l < c.line; ++l) {
-    const size_t eol = text.find('\n', start);
-    if (eol == std::string::npos) return text.size();
-    start = eol + 1;
-  }
-  size_t i = start;
-  for (uint32_t p = 1; p < c.col && i < text.size() && text[i] != '\n'; ++p) {
-    const unsigned char ch = static_cast<unsigned char>(text[i]);
-    i += ch < 0x80 ? 1 : ch >= 0xF0 ? 4 : ch >= 0xE0 ? 3 : 2;
-  }
-  return std::min(i, text.size());
 }
 
 // LSP's CompletionItemKind and SymbolKind values.
@@ -349,7 +335,7 @@ json Server::definition(Document& doc, const json& position) {
 json Server::completion(Document& doc, const json& position) {
   Analysis& a = analysis(doc);
   const Cursor cursor = cursorOf(doc, position);
-  const TypingContext c = typingContext(doc.text, offsetOf(doc.text, cursor));
+  const TypingContext c = typingContext(doc.text, byteOffset(doc.text, cursor.line - 1, cursor.col - 1));
   json items = json::array();
   auto add = [&](std::string_view label, int kind, std::string_view detail) {
     items.push_back({{"label", label}, {"kind", kind}, {"detail", detail}});

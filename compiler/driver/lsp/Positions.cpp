@@ -60,6 +60,18 @@ std::string_view lineOf(std::string_view text, uint32_t line) {
   return rest;
 }
 
+size_t byteOffset(std::string_view text, uint32_t line, uint32_t column) {
+  size_t i = 0;
+  for (uint32_t k = 0; k < line; ++k) {
+    const size_t eol = text.find('\n', i);
+    if (eol == std::string_view::npos) return text.size();
+    i = eol + 1;
+  }
+  for (uint32_t p = 0; p < column && i < text.size() && text[i] != '\n'; ++p)
+    i += sequenceLength(static_cast<unsigned char>(text[i]));
+  return std::min(i, text.size());
+}
+
 std::optional<std::filesystem::path> uriToPath(std::string_view uri) {
   constexpr std::string_view kScheme = "file://";
   if (!uri.starts_with(kScheme)) return std::nullopt;

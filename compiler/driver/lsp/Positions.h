@@ -19,6 +19,10 @@ uint32_t codePoints(std::string_view line, uint32_t units);
 // Line `line` (0-based) of a text without its terminator; "" past the end.
 std::string_view lineOf(std::string_view text, uint32_t line);
 
+// The byte offset in `text` of code point `column` (0-based) of line `line` (0-based): the
+// line's end if it is shorter, the text's end if there are fewer lines.
+size_t byteOffset(std::string_view text, uint32_t line, uint32_t column);
+
 // A file: URI's path, percent-decoded; nullopt for other schemes (untitled:, a client's own).
 std::optional<std::filesystem::path> uriToPath(std::string_view uri);
 std::string pathToUri(const std::filesystem::path& path);

@@ -23,20 +23,8 @@ void applyChange(std::string& text, const json& change) {
   }
   auto offset = [&](const json& pos) {
     const uint32_t line = pos.at("line").get<uint32_t>();
-    size_t start = 0;
-    for (uint32_t k = 0; k < line; ++k) {
-      const size_t eol = text.find('\n', start);
-      if (eol == std::string::npos) return text.size();
-      start = eol + 1;
-    }
-    const std::string_view rest = lineOf(std::string_view(text).substr(start), 0);
-    const uint32_t points = codePoints(rest, pos.at("character").get<uint32_t>());
-    size_t i = start;
-    for (uint32_t p = 0; p < points && i < text.size(); ++p) {
-      const unsigned char c = static_cast<unsigned char>(text[i]);
-      i += c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
-    }
-    return std::min(i, text.size());
+    const uint32_t units = pos.at("character").get<uint32_t>();
+    return byteOffset(text, line, codePoints(lineOf(text, line), units));
   };
   const size_t from = offset(change.at("range").at("start"));
   const size_t to = std::max(from, offset(change.at("range").at("end")));
