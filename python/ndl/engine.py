@@ -815,7 +815,10 @@ def plot(rows, x_param, metric, out_base, title, line_keys, x_values=None,
             cmds.append(f"set arrow from first {x!r}, graph 0 to first {x!r}, graph 1 "
                         "nohead dt 2 lw 1.5 lc rgb '#aa3333'")
         x = min(x for x, _ in at)
-        text += ": " + ", ".join(dict.fromkeys(name for _, name in sorted(at)))
+        # The dashed lines mark each point; the label, drawn once along the first, names
+        # them only while the names fit beside the plot.
+        names = list(dict.fromkeys(name for _, name in sorted(at)))
+        text += ": " + ", ".join(names) if len(names) <= 2 else f" ({len(names)} points)"
         cmds.append(f"set label {gp_string(text)} "
                     f"at first {x!r}, graph 0.5 center rotate by 90 offset char -1,0 "
                     "font ',9' textcolor rgb '#aa3333'")
@@ -896,7 +899,7 @@ def plot_load_sweep(sweep, metric, out_base):
             r["_label"] = "saturated"
         if saturated and not g.stats("throughput.measured_messages")[0]:
             r["_metric"] = None  # marked by a line at its load
-            r["_label"] = "saturated before a message was measured"
+            r["_label"] = "saturated before measuring"
             r["_mark"] = g.params[x]
         rows.append(r)
         if accepted is not None:
