@@ -146,6 +146,27 @@ class Plot(unittest.TestCase):
         finally:
             shutil.rmtree(d)
 
+    def test_points_without_a_value_are_marked(self):
+        # Points with a label and no value: a dashed line at each, one label along the
+        # first that names them while two or fewer, and counts them past that.
+        d = Path(tempfile.mkdtemp())
+        try:
+            for unmeasured, label in ((["0.5", "0.6"], '"unmeasured: 0.5, 0.6" at first 0.5'),
+                                      (["0.4", "0.5", "0.6"], '"unmeasured (3 points)" at first 0.4')):
+                rows = [{"OfferedLoad": x, "_metric": 20.0 + 10 * i}
+                        for i, x in enumerate(["0.1", "0.2", "0.3"])]
+                rows += [{"OfferedLoad": x, "_metric": None, "_label": "unmeasured"}
+                         for x in unmeasured]
+                sw.plot(rows, "OfferedLoad", "latency_ns.message.mean", d / "p", "title", [])
+                gp = (d / "p.gp").read_text()
+                self.assertIn("set label " + label, gp)
+                self.assertEqual(gp.count("set label"), 1)
+                for x in unmeasured:
+                    self.assertIn(f"set arrow from first {x}, graph 0", gp)
+                self.assertNotIn("set arrow from first 0.3,", gp)
+        finally:
+            shutil.rmtree(d)
+
 
 class Replications(unittest.TestCase):
     def test_student_t(self):
