@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compiler/driver/Commands.h"
+#include "compiler/driver/InterfaceInfo.h"
 #include "compiler/elaborate/Metrics.h"
 
 namespace ndl::driver {
@@ -242,6 +243,7 @@ int runInfo(const InfoOptions& options) {
             {"header_clocks", p.predictHeaderNetworkClocks},
             {"zero_load_hop_clocks", predictiveHop(p)}};
     }
+    if (p.interface) j["interfaces"] = json::array({interfaceJson(*p.interface)});
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << fmt::format("network           {}\n", g.name);
@@ -331,6 +333,7 @@ int runInfo(const InfoOptions& options) {
                                  r.checked->defs.defs[*r.network->predictorDef].name,
                                  predictiveHop(p));
     }
+    if (p.interface) std::cout << interfaceText(*p.interface);
     if (memory > 0)
       std::cout << fmt::format("simulator memory  about {:.1f} MB ({:.0f} bytes per node)\n",
                                memory / 1e6, memory / g.nodeCount);

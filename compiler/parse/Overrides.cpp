@@ -66,6 +66,12 @@ void applyOverrides(ast::Program& program, const std::vector<std::string>& overr
           .withHint("edit the class in the program; its forms are those of the top level");
       continue;
     }
+    if (name == "ClockDomain") {
+      diags.reportFile(DiagKind::BadOverride, "<--set>",
+                       "--set cannot change a ClockDomain: a program may declare several")
+          .withHint("edit the domain in the program, or give its stages' latencies there");
+      continue;
+    }
     const std::string source = fmt::format("({} {})", name, text.substr(eq + 1));
     FileId file = sources.addBuffer("<--set>", "", source);
     sources.setText(file, sanitizeText(source, file, diags));

@@ -34,6 +34,8 @@ enum class ValueKind : uint8_t {
   Predictor,         // the name of a define-predictor
   Sweep,             // Name v1 v2 ...
   TrafficClass,      // name (OfferedLoad r) (TrafficPattern p) (MessageLength l) (Reply c)
+  ClockDomain,       // name (Period t) | name (Frequency f); repeatable
+  Interface,         // name (SendPath n (Stage s domain k) ...) (ReceivePath n ...) (Synchronizer k)
   Import,            // "name", handled by the loader
   Override,          // (Form value ...): replaces the form an imported file gives
 };

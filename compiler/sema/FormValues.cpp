@@ -40,6 +40,8 @@ std::string_view exampleValue(ValueKind k) {
     case ValueKind::Pipeline: return "(IB 0clock) (RC 1clock) (VA 1clock) (SA 1clock) (ST 1clock)";
     case ValueKind::Sweep: return "MessageCreationInterval 2usec 10usec";
     case ValueKind::TrafficClass: return "request (OfferedLoad 5%) (Reply response)";
+    case ValueKind::ClockDomain: return "dimm (Period 15nsec)";
+    case ValueKind::Interface: return "aotf (SendPath send (Stage tlb dimm 3clock)) (ReceivePath recv (Stage llcm dimm 1clock))";
     case ValueKind::Override: return "(OfferedLoad 20%)";
     case ValueKind::Import: return "\"insight\"";
   }
@@ -126,6 +128,8 @@ class Reader {
         return pipeline(args, where, out.pipeline);
       case ValueKind::Sweep:
       case ValueKind::TrafficClass:
+      case ValueKind::ClockDomain:
+      case ValueKind::Interface:  // read by Interfaces.cpp, which needs the clock domains
       case ValueKind::Override:
       case ValueKind::Import: return true;  // handled by the caller and the loader
     }
@@ -254,7 +258,10 @@ class Reader {
 
   bool time(const Node& n, Quantity& q) {
     bool zeroOk = info_.id == FormId::NodeHardwareDelay || info_.id == FormId::RouterPipeline ||
-                  info_.id == FormId::PredictivePath || info_.id == FormId::PredictorLatency;
+                  info_.id == FormId::PredictivePath || info_.id == FormId::PredictorLatency ||
+                  info_.id == FormId::HostWriteTime || info_.id == FormId::HostReadTime ||
+                  info_.id == FormId::SoftwareOverhead || info_.id == FormId::PollInterval ||
+                  info_.id == FormId::PollPhase;
     if (!quantity(n, Dimension::Time, q) || !positive(q, zeroOk)) return false;
     if (q.unit->base == UnitBase::Clocks && !q.value.isInteger()) {
       diags_.report(DiagKind::NotAnInteger, n.range,
@@ -719,6 +726,7 @@ void readSweep(const Node& form, FormValues& values, DiagnosticEngine& diags,
   ValueKind kind = id ? formInfo(*id).kind : ValueKind::Import;
   if (!id || kind == ValueKind::Sweep || kind == ValueKind::Import ||
       kind == ValueKind::NodePairs || kind == ValueKind::TrafficClass ||
+      kind == ValueKind::ClockDomain || kind == ValueKind::Interface ||
       kind == ValueKind::Override) {
     std::string best = closestMatch(param.text, allFormNames());
     diags.report(DiagKind::UnknownForm, param.range,
@@ -872,7 +880,8 @@ std::vector<Override> collectOverrides(const ast::Program& program, DiagnosticEn
         continue;
       }
       if (!id || kind == ValueKind::Import || kind == ValueKind::Override ||
-          kind == ValueKind::Sweep || kind == ValueKind::TrafficClass) {
+          kind == ValueKind::Sweep || kind == ValueKind::TrafficClass ||
+          kind == ValueKind::ClockDomain) {
         std::string best = id ? std::string() : closestMatch(inner->head(), allFormNames());
         diags.report(DiagKind::UnknownForm, inner->children[0].range,
                      id ? fmt::format("override replaces a parameter form, not {}", inner->head())
@@ -982,6 +991,10 @@ FormValues readForms(const ast::Program& program, DiagnosticEngine& diags) {
       }
       if (kind == ValueKind::TrafficClass) {
         readClass(form, values, diags);
+        continue;
+      }
+      if (kind == ValueKind::ClockDomain) {
+        values.clockDomains.push_back(&form);
         continue;
       }
       FormValue& slot = values[*id];

@@ -74,6 +74,7 @@ struct FormValues {
   std::array<FormValue, kFormCount> forms;
   std::vector<SweepSpec> sweeps;
   std::vector<ClassForm> classes;  // every (TrafficClass ...), in order
+  std::vector<const ast::Node*> clockDomains;  // every (ClockDomain ...), in order (Interfaces.h)
 
   const FormValue& operator[](FormId id) const { return forms[static_cast<size_t>(id)]; }
   FormValue& operator[](FormId id) { return forms[static_cast<size_t>(id)]; }

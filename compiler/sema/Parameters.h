@@ -89,6 +89,34 @@ inline constexpr int kPipelineStages = 5;
 inline constexpr std::string_view kPipelineStageNames[kPipelineStages] = {"IB", "RC", "VA", "SA",
                                                                           "ST"};
 
+// (ClockDomain ...), (Interface ...) and the host costs, resolved (docs/interfaces.md). Domain
+// 0 is the network's own clock, named `network`; every time is exact picoseconds.
+struct ClockDomainSpec {
+  std::string name;
+  SourceRange range;  // its name in the ClockDomain form; invalid for `network`
+  int64_t periodPs = 0;
+};
+struct InterfaceStageSpec {
+  std::string name;
+  SourceRange range;  // the (Stage ...) form
+  int32_t domain = 0;
+  int64_t clocks = 0;           // latency, in its domain's clocks
+  int64_t occupancyClocks = 0;  // until it takes the next message; = clocks unless given
+};
+struct InterfacePathSpec {
+  std::string name;
+  std::vector<InterfaceStageSpec> stages;
+};
+struct InterfaceSpec {
+  std::string name;
+  SourceRange range;  // its name
+  std::vector<ClockDomainSpec> domains;
+  InterfacePathSpec send, receive;
+  int64_t synchronizerClocks = 0;
+  int64_t hostWritePs = 0, hostReadPs = 0, softwareOverheadPs = 0;
+  int64_t pollIntervalPs = 0, pollPhasePs = 0;
+};
+
 struct Parameters {
   TopologySpec topology;
   EnumId flowControl = EnumId::FlowControl_Wormhole;
@@ -156,6 +184,8 @@ struct Parameters {
   // driver, which reads and checks it); empty without.
   std::string traceFile;
   SourceRange traceFileRange;
+  // (Interface ...): every endpoint's network interface; nullopt without (docs/interfaces.md).
+  std::optional<InterfaceSpec> interface;
   std::string patternFile;     // CommunicationPatternFile (made absolute by the driver)
   SourceRange patternFileRange;  // its string, for diagnostics about the file
   Rational expandRate;         // ProcessorPerformanceExpandRate

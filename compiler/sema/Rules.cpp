@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "compiler/sema/Definitions.h"
+#include "compiler/sema/Interfaces.h"
 #include "compiler/support/EditDistance.h"
 #include "ndl/runtime/traffic/message_flits.h"
 
@@ -106,6 +107,7 @@ class Resolver {
 
     sizes();
     clocks();
+    if (!resolveInterface(v_, p_, diags_, simulation)) failed_ = true;
     traffic();
     syntheticOnly();
     traceOnly();
