@@ -180,16 +180,18 @@ class InterfaceReader {
       return;
     }
     const Node& value = form.children[2].children[1];
+    // A domain whose clock is wrong is still declared, so its stages report nothing more.
+    auto bad = [&] { spec.domains.push_back({name.text, name.range, 0}); };
     const bool period = form.children[2].head() == "Period";
     std::optional<Rational> ps;
     if (period) {
       const Unit* u = timeUnit(value, "Period", "(Period 15nsec)");
-      if (!u) return;
+      if (!u) return bad();
       if (u->base == UnitBase::Clocks) {
         fail(DiagKind::WrongDimension, value.range,
              fmt::format("a domain's Period is a time, got '{}' clocks", value.text))
             .withHint("write (Period 7.5nsec)");
-        return;
+        return bad();
       }
       ps = value.number.mul(u->scale);
       if (ps) ps = ps->mul(kPsPerSecond);
@@ -199,20 +201,21 @@ class InterfaceReader {
         fail(u ? DiagKind::WrongDimension : DiagKind::TypeMismatch, value.range,
              fmt::format("Frequency expects a frequency, got '{}'", ast::quote(value)))
             .withHint("write (Frequency 100MHz)");
-        return;
+        return bad();
       }
       std::optional<Rational> hz = value.number.mul(u->scale);
       if (hz && !hz->isZero() && !hz->isNegative()) ps = kPsPerSecond.div(*hz);
       if (hz && hz->isZero()) ps = Rational(0);
       if (hz && !hz->isZero() && ps && !ps->isInteger()) {
+        const int64_t roundNs = std::max<int64_t>(1, (ps->ceil() + 500) / 1000);
         fail(DiagKind::BadInterface, value.range,
              fmt::format("clock domain '{}': {} gives a period of {} picoseconds, not a whole "
                          "number",
                          name.text, value.text, ps->str()))
-            .withHint(fmt::format("give the period itself, e.g. (Period {}nsec) for a clock of "
-                                  "{} ps rounded to the nanosecond",
-                                  (ps->ceil() + 500) / 1000, ps->ceil()));
-        return;
+            .withHint(fmt::format("give the period itself: (Period {}nsec) is {:.2f}MHz, "
+                                  "(Period {}psec) the nearest whole picoseconds",
+                                  roundNs, 1000.0 / static_cast<double>(roundNs), ps->ceil()));
+        return bad();
       }
     }
     if (!ps || ps->isNegative() || ps->isZero()) {
@@ -220,14 +223,14 @@ class InterfaceReader {
            fmt::format("clock domain '{}' needs a positive {}, got '{}'", name.text,
                        period ? "period" : "frequency", value.text))
           .withHint(fmt::format("write {}", kDomainExample));
-      return;
+      return bad();
     }
     if (!ps->isInteger()) {
       fail(DiagKind::NotAnInteger, value.range,
            fmt::format("clock domain '{}': a period of {} is {} picoseconds, not a whole number",
                        name.text, value.text, ps->str()))
           .withHint("periods are whole picoseconds: write (Period 7500psec) for 7.5 ns");
-      return;
+      return bad();
     }
     spec.domains.push_back({name.text, name.range, ps->num()});
   }

@@ -46,11 +46,12 @@ let s:forms = ['Topology', 'FlowControlMethod', 'NetworkChannelWidth',
       \ 'Selection', 'DeadlockHandling', 'RecoveryTimeout', 'DeadlockTimeout',
       \ 'TrafficPattern', 'OfferedLoad', 'TrafficClass', 'InjectionProcess',
       \ 'RouterPipeline', 'Predictor', 'PredictivePath', 'MispredictionCheck',
-      \ 'PredictorLatency', 'RouterFrequency', 'LinkDelay', 'CreditDelay',
-      \ 'Seed', 'Measurement', 'WarmupMessages', 'MeasuredMessages',
-      \ 'SimulationTime', 'ReportPairs', 'Sweep', 'import', 'override',
-      \ 'Nodes', 'Link', 'UnidirectionalLink', 'Endpoints', 'Concentration',
-      \ 'Groups']
+      \ 'PredictorLatency', 'ClockDomain', 'Interface', 'HostWriteTime',
+      \ 'HostReadTime', 'SoftwareOverhead', 'PollInterval', 'PollPhase',
+      \ 'RouterFrequency', 'LinkDelay', 'CreditDelay', 'Seed', 'Measurement',
+      \ 'WarmupMessages', 'MeasuredMessages', 'SimulationTime', 'ReportPairs',
+      \ 'Sweep', 'import', 'override', 'Nodes', 'Link', 'UnidirectionalLink',
+      \ 'Endpoints', 'Concentration', 'Groups']
 " END GENERATED forms
 " BEGIN GENERATED enums (editors/sync_names.py --write)
 let s:enums = ['StoreAndForward', 'Wormhole', 'VirtualCutThrough',
