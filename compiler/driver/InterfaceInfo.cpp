@@ -32,6 +32,17 @@ PathFigures figures(const sema::InterfaceSpec& spec, bool send) {
 
 double ns(int64_t ps) { return static_cast<double>(ps) / 1000.0; }
 
+// Picoseconds as nanoseconds, exactly: 22500 is "22.5", 1234567 is "1234.567".
+std::string nsText(int64_t ps) {
+  std::string s = fmt::format("{}", ps / 1000);
+  if (const int64_t frac = ps % 1000; frac != 0) {
+    std::string f = fmt::format("{:03}", frac);
+    while (f.back() == '0') f.pop_back();
+    s += "." + f;
+  }
+  return s;
+}
+
 // A time in clocks of every domain, as the number it is (2.25 clocks may be).
 json inClocks(const sema::InterfaceSpec& spec, int64_t ps) {
   json o = json::object();
@@ -101,7 +112,7 @@ std::string interfaceText(const sema::InterfaceSpec& spec) {
   std::string out;
   std::string domains;
   for (const sema::ClockDomainSpec& d : spec.domains)
-    domains += fmt::format("{}{} {:g} ns", domains.empty() ? "" : ", ", d.name, ns(d.periodPs));
+    domains += fmt::format("{}{} {} ns", domains.empty() ? "" : ", ", d.name, nsText(d.periodPs));
   out += fmt::format("interface         {} (clocks: {}; synchronizer {} clocks)\n", spec.name,
                      domains, spec.synchronizerClocks);
   int64_t total = 0;
@@ -109,28 +120,28 @@ std::string interfaceText(const sema::InterfaceSpec& spec) {
     const sema::InterfacePathSpec& path = send ? spec.send : spec.receive;
     const PathFigures f = figures(spec, send);
     total += f.sumPs;
-    out += fmt::format("  {} path {}: {:g} ns summed ({} clocks), {:g} ns from a common edge{}\n",
-                       send ? "send" : "receive", path.name, ns(f.sumPs),
-                       clocksText(spec, f.sumPs), ns(f.alignedPs),
-                       send ? fmt::format(", in the network at {:g} ns", ns(f.networkPs))
+    out += fmt::format("  {} path {}: {} ns summed ({} clocks), {} ns from a common edge{}\n",
+                       send ? "send" : "receive", path.name, nsText(f.sumPs),
+                       clocksText(spec, f.sumPs), nsText(f.alignedPs),
+                       send ? fmt::format(", in the network at {} ns", nsText(f.networkPs))
                             : std::string());
     for (const sema::InterfaceStageSpec& s : path.stages) {
       const sema::ClockDomainSpec& d = spec.domains[static_cast<size_t>(s.domain)];
-      out += fmt::format("    {:<24} {:>3} {} clock{} = {:g} ns{}\n", s.name, s.clocks, d.name,
-                         s.clocks == 1 ? "" : "s", ns(s.clocks * d.periodPs),
+      out += fmt::format("    {:<24} {:>3} {} clock{} = {} ns{}\n", s.name, s.clocks, d.name,
+                         s.clocks == 1 ? "" : "s", nsText(s.clocks * d.periodPs),
                          s.occupancyClocks == s.clocks
                              ? std::string()
                              : fmt::format(", takes the next after {}", s.occupancyClocks));
     }
   }
-  out += fmt::format("  send + receive    {:g} ns summed\n", ns(total));
-  out += fmt::format("  host              write {:g} ns, read {:g} ns, software {:g} ns per "
+  out += fmt::format("  send + receive    {} ns summed\n", nsText(total));
+  out += fmt::format("  host              write {} ns, read {} ns, software {} ns per "
                      "message, {}\n",
-                     ns(spec.hostWritePs), ns(spec.hostReadPs), ns(spec.softwareOverheadPs),
+                     nsText(spec.hostWritePs), nsText(spec.hostReadPs), nsText(spec.softwareOverheadPs),
                      spec.pollIntervalPs == 0
                          ? std::string("polled continuously")
-                         : fmt::format("polled every {:g} ns from {:g} ns", ns(spec.pollIntervalPs),
-                                       ns(spec.pollPhasePs)));
+                         : fmt::format("polled every {} ns from {} ns", nsText(spec.pollIntervalPs),
+                                       nsText(spec.pollPhasePs)));
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "compiler/support/EditDistance.h"
 
@@ -18,6 +19,10 @@ constexpr std::string_view kInterfaceExample =
     "(ReceivePath recv (Stage swif swif 7clock) (Stage llcm dimm 1clock)))";
 constexpr std::string_view kStageExample = "(Stage header-tlb dimm 3clock)";
 const Rational kPsPerSecond(1000000000000);
+// Bounds that keep every sum of the node side's picoseconds inside 64 bits: a period or a
+// host cost of at most a second, a stage or synchronizer of at most 2^20 clocks.
+constexpr int64_t kMaxPeriodPs = 1000000000000;
+constexpr int64_t kMaxClocks = int64_t{1} << 20;
 
 // The forms an interface makes meaningful; without one each would change nothing.
 constexpr FormId kHostForms[] = {FormId::HostWriteTime, FormId::HostReadTime,
@@ -55,7 +60,7 @@ class InterfaceReader {
           .withHint("run `ndlc info FILE` for the paths' latencies; remove the Interface (and "
                     "its ClockDomain and host-cost forms) to simulate the network alone");
     }
-    unusedDomains(spec);
+    if (ok_) unusedDomains(spec);  // after other errors a domain may only look unused
     if (ok_) p_.interface = std::move(spec);
     return ok_;
   }
@@ -141,11 +146,17 @@ class InterfaceReader {
     }
     std::optional<Rational> c = n.number.mul(u->scale);
     if (!c || !c->isInteger() || c->num() < min) {
-      fail(min > 0 && c && c->isInteger() ? DiagKind::NotPositive : DiagKind::NotAnInteger,
-           n.range,
+      fail(c && c->isInteger() ? DiagKind::NotPositive : DiagKind::NotAnInteger, n.range,
            fmt::format("{} is a whole number of clocks{}, got '{}'", what,
-                       min > 0 ? " of at least 1" : "", n.text))
+                       min > 0 ? " of at least 1" : ", 0 or more", n.text))
           .withHint(fmt::format("write {}", example));
+      return std::nullopt;
+    }
+    if (c->num() > kMaxClocks) {
+      fail(DiagKind::OutOfRange, n.range,
+           fmt::format("{} is at most {} clocks, got '{}'", what, kMaxClocks, n.text))
+          .withHint("the node side counts picoseconds in 64 bits; a stage of a million clocks "
+                    "is not an interface's");
       return std::nullopt;
     }
     return c->num();
@@ -162,6 +173,9 @@ class InterfaceReader {
            "ClockDomain takes the domain's name, then (Period t) or (Frequency f)")
           .withHint(fmt::format("write {} or (ClockDomain swif (Frequency 100MHz))",
                                 kDomainExample));
+      // Declared all the same, so that its stages report nothing more.
+      if (form.children.size() >= 2 && form.children[1].isSymbol())
+        spec.domains.push_back({form.children[1].text, form.children[1].range, 0});
       return;
     }
     const Node& name = form.children[1];
@@ -207,18 +221,33 @@ class InterfaceReader {
       if (hz && !hz->isZero() && !hz->isNegative()) ps = kPsPerSecond.div(*hz);
       if (hz && hz->isZero()) ps = Rational(0);
       if (hz && !hz->isZero() && ps && !ps->isInteger()) {
-        const int64_t roundNs = std::max<int64_t>(1, (ps->ceil() + 500) / 1000);
+        const double exact = static_cast<double>(ps->num()) / static_cast<double>(ps->den());
+        const int64_t nearest = std::llround(exact);
+        const int64_t roundNs = std::llround(exact / 1000.0);
+        // A bus sold as "66 MHz" is often 15 ns exactly: offer the whole nanoseconds when near.
+        const bool nsNear = roundNs > 0 && std::abs(static_cast<double>(roundNs) * 1000.0 - exact) <
+                                               0.02 * exact;
         fail(DiagKind::BadInterface, value.range,
              fmt::format("clock domain '{}': {} gives a period of {} picoseconds, not a whole "
                          "number",
                          name.text, value.text, ps->str()))
-            .withHint(fmt::format("give the period itself: (Period {}nsec) is {:.2f}MHz, "
-                                  "(Period {}psec) the nearest whole picoseconds",
-                                  roundNs, 1000.0 / static_cast<double>(roundNs), ps->ceil()));
+            .withHint(nsNear ? fmt::format("give the period itself: (Period {}nsec) is {:.2f}MHz; "
+                                           "(Period {}psec) is the nearest whole picoseconds",
+                                           roundNs, 1000.0 / static_cast<double>(roundNs), nearest)
+                             : fmt::format("give the period itself: (Period {}psec) is the "
+                                           "nearest whole picoseconds",
+                                           nearest));
         return bad();
       }
     }
-    if (!ps || ps->isNegative() || ps->isZero()) {
+    if (!ps || (!ps->isNegative() && Rational(kMaxPeriodPs) < *ps)) {
+      fail(DiagKind::OutOfRange, value.range,
+           fmt::format("clock domain '{}': a period is at most 1sec, got '{}'", name.text,
+                       value.text))
+          .withHint(fmt::format("write {}", kDomainExample));
+      return bad();
+    }
+    if (ps->isNegative() || ps->isZero()) {
       fail(DiagKind::NotPositive, value.range,
            fmt::format("clock domain '{}' needs a positive {}, got '{}'", name.text,
                        period ? "period" : "frequency", value.text))
@@ -246,6 +275,7 @@ class InterfaceReader {
     const Node* send = nullptr;
     const Node* receive = nullptr;
     const Node* sync = nullptr;
+    bool misplaced = false;  // an unknown form reported: perhaps a path misspelled
     for (size_t i = 2; i < form.children.size(); ++i) {
       const Node& sub = form.children[i];
       if (sub.isError()) {
@@ -258,6 +288,7 @@ class InterfaceReader {
                           : head == "Synchronizer" ? &sync
                                                    : nullptr;
       if (!slot) {
+        misplaced = true;
         std::string best = head.empty() ? std::string()
                                         : closestMatch(head, {"SendPath", "ReceivePath",
                                                               "Synchronizer"});
@@ -283,6 +314,7 @@ class InterfaceReader {
     for (auto [path, node, name] : {std::tuple{&spec.send, send, "SendPath"},
                                     std::tuple{&spec.receive, receive, "ReceivePath"}}) {
       if (!node) {
+        if (misplaced) continue;
         fail(DiagKind::MissingForm, form.children[0].range,
              fmt::format("interface '{}' has no {}", spec.name, name))
             .withHint(fmt::format("write {}", kInterfaceExample));
@@ -355,8 +387,15 @@ class InterfaceReader {
       }
       s.domain = static_cast<int32_t>(d - spec.domains.begin());
       std::optional<int64_t> latency =
-          clocks(st.children[3], fmt::format("stage '{}''s latency", s.name), 1, "3clock");
+          clocks(st.children[3], fmt::format("the latency of stage '{}'", s.name), 1, "3clock");
       if (!latency) continue;
+      if (*latency * d->periodPs > kMaxPeriodPs) {
+        fail(DiagKind::OutOfRange, st.children[3].range,
+             fmt::format("stage '{}' takes {} clocks of {} ps, more than a second", s.name,
+                         *latency, d->periodPs))
+            .withHint("a stage of an interface takes nanoseconds to microseconds");
+        continue;
+      }
       s.clocks = s.occupancyClocks = *latency;
       if (st.children.size() == 5) {
         const Node& occ = st.children[4];
@@ -369,7 +408,7 @@ class InterfaceReader {
           continue;
         }
         std::optional<int64_t> o =
-            clocks(occ.children[1], fmt::format("stage '{}''s occupancy", s.name), 1, "1clock");
+            clocks(occ.children[1], fmt::format("the occupancy of stage '{}'", s.name), 1, "1clock");
         if (!o) continue;
         s.occupancyClocks = *o;
       }
@@ -384,10 +423,17 @@ class InterfaceReader {
     std::optional<Rational> ps = q.unit->base == UnitBase::Clocks
                                      ? q.value.mul(Rational(spec.domains[0].periodPs))
                                      : q.value.mul(kPsPerSecond);
-    if (!ps || !ps->isInteger()) {
+    if (!ps || Rational(kMaxPeriodPs) < *ps) {
+      fail(DiagKind::OutOfRange, v_[id].form->children[1].range,
+           fmt::format("{} is at most 1sec, got {}", formInfo(id).name,
+                       v_[id].form->children[1].text))
+          .withHint("a host cost is what one send or receive takes");
+      return 0;
+    }
+    if (!ps->isInteger()) {
       fail(DiagKind::NotAnInteger, v_[id].form->children[1].range,
            fmt::format("{} {} is {} picoseconds, not a whole number", formInfo(id).name,
-                       v_[id].form->children[1].text, ps ? ps->str() : "too many"))
+                       v_[id].form->children[1].text, ps->str()))
           .withHint("times of the node side are whole picoseconds");
       return 0;
     }
@@ -400,7 +446,8 @@ class InterfaceReader {
     spec.softwareOverheadPs = cost(FormId::SoftwareOverhead, spec);
     spec.pollIntervalPs = cost(FormId::PollInterval, spec);
     spec.pollPhasePs = cost(FormId::PollPhase, spec);
-    if (!v_.given(FormId::PollPhase)) return;
+    if (!v_.ok(FormId::PollPhase) || (v_.given(FormId::PollInterval) && !v_.ok(FormId::PollInterval)))
+      return;
     if (spec.pollIntervalPs == 0) {
       fail(DiagKind::ConflictingForms, v_[FormId::PollPhase].form->children[0].range,
            "PollPhase places the polls of a PollInterval, and without one the host polls "

@@ -122,6 +122,16 @@ EXCLUDED = {
     "import": "not a parameter form: --set refuses it (checked below)",
     "TrafficClass": "repeatable: --set refuses it (diagnostics/fail_traffic_class.ndl)",
     "override": "not a parameter form: --set refuses it (diagnostics/fail_override.ndl)",
+    "ClockDomain": "repeatable: --set refuses it, as it does TrafficClass",
+    # Not simulated yet (docs/interfaces.md): a program with an Interface is not-compilable
+    # (diagnostics/fail_interface_simulation.ndl), host costs without one are missing-form
+    # (fail_host_cost_without_interface.ndl); a run of either is an error, not results.
+    "Interface": "not simulated yet",
+    "HostWriteTime": "not simulated yet",
+    "HostReadTime": "not simulated yet",
+    "SoftwareOverhead": "not simulated yet",
+    "PollInterval": "not simulated yet",
+    "PollPhase": "not simulated yet",
 }
 VOLATILE = {"wall_seconds"}
 
