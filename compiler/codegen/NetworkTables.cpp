@@ -6,6 +6,7 @@
 
 #include "compiler/elaborate/Metrics.h"
 #include "compiler/elaborate/Patterns.h"
+#include "compiler/sema/Interfaces.h"
 #include "ndl/runtime/sim/generated_abi.h"
 #include "ndl/runtime/sim/param_rules.h"
 
@@ -235,6 +236,24 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
          c.creationIntervalClocks ? c.creationIntervalClocks->toDouble() : 0.0,
          c.onOffBurstClocks.toDouble(), c.onOffDuty.toDouble()});
   }
+  if (p.interface) {
+    const rt::InterfaceTiming f = sema::interfaceTiming(*p.interface);
+    i[NDL_P_InterfacePeriodPs] = f.network_period_ps;
+    i[NDL_P_InterfaceSendStages] = static_cast<int64_t>(f.send.size());
+    i[NDL_P_InterfaceReceiveStages] = static_cast<int64_t>(f.receive.size());
+    i[NDL_P_SynchronizerClocks] = f.synchronizer_clocks;
+    i[NDL_P_HostWritePs] = f.host_write_ps;
+    i[NDL_P_HostReadPs] = f.host_read_ps;
+    i[NDL_P_SoftwareOverheadPs] = f.overhead_ps;
+    i[NDL_P_PollIntervalPs] = f.poll_interval_ps;
+    i[NDL_P_PollPhasePs] = f.poll_phase_ps;
+    t.str[NDL_P_InterfaceName] = p.interface->name;
+    for (const std::vector<rt::InterfaceStage>* path : {&f.send, &f.receive}) {
+      for (const rt::InterfaceStage& s : *path)
+        t.interfaceStages.insert(t.interfaceStages.end(),
+                                 {s.domain, s.period_ps, s.latency_ps, s.occupancy_ps});
+    }
+  }
   for (const sema::NodePair& pair : p.reportPairs) {
     t.reportPairs.push_back(static_cast<int32_t>(pair.src));
     t.reportPairs.push_back(static_cast<int32_t>(pair.dst));
@@ -290,6 +309,8 @@ std::string structuralKey(const SimulatorTables& tables) {
   append(out, "classVcs", t.classVcs);
   append(out, "headerFields", t.headerFields);
   append(out, "waitBreaks", t.waitBreaks);
+  append(out, "portStates", t.portStates);
+  append(out, "interfaceStages", t.interfaceStages);
   return out;
 }
 

@@ -28,6 +28,7 @@ struct SimulatorTables {
   std::vector<int64_t> headerFields;  // per header field: offset, bits, lo, hi
   std::vector<int64_t> waitBreaks;    // elab::Network::waitBreaks
   std::vector<int64_t> portStates;    // per state: capacity, lowest, highest symbol, per router
+  std::vector<int64_t> interfaceStages;  // NDL_INTERFACE_STAGE_FIELDS per stage, send first
 };
 
 // Needs: an elaborated network whose routing is resolved. `distances`: compute the

@@ -108,6 +108,7 @@ std::unique_ptr<llvm::Module> buildSimulatorModule(llvm::LLVMContext& context,
   exportArray(*m, i64, "ndl_header_fields", t.headerFields);
   exportArray(*m, i64, "ndl_wait_breaks", t.waitBreaks);
   exportArray(*m, i64, "ndl_port_states", t.portStates);
+  exportArray(*m, i64, "ndl_interface_stages", t.interfaceStages);
   // Whether the program has a predictor, as a constant the core's router step reads (a C++
   // bool): linked into one module, the step's predictive branches fold away without one.
   new llvm::GlobalVariable(*m, llvm::Type::getInt8Ty(context), true,

@@ -54,6 +54,7 @@ rt::PatternLimits limitsOf(const FrontEndResult& result) {
       p.channelWidthBits, p.packetPerMessage ? 0 : p.dataBits, wholePacket, p.bufferFlits);
   // As the simulator converts a trace's times (its network_frequency_hz, the same double).
   limits.network_hz = p.networkHz.toDouble();
+  limits.loopback = p.interface.has_value();
   return limits;
 }
 

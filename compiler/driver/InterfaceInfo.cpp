@@ -8,6 +8,7 @@ namespace ndl::driver {
 namespace {
 
 using nlohmann::json;
+using rt::nsText;
 
 // One path's figures, timed by the runtime's own arithmetic (interface_timing.h): the plain
 // sum of its stages' latencies, and the time it takes from a common edge of every clock
@@ -31,17 +32,6 @@ PathFigures figures(const sema::InterfaceSpec& spec, bool send) {
 }
 
 double ns(int64_t ps) { return static_cast<double>(ps) / 1000.0; }
-
-// Picoseconds as nanoseconds, exactly: 22500 is "22.5", 1234567 is "1234.567".
-std::string nsText(int64_t ps) {
-  std::string s = fmt::format("{}", ps / 1000);
-  if (const int64_t frac = ps % 1000; frac != 0) {
-    std::string f = fmt::format("{:03}", frac);
-    while (f.back() == '0') f.pop_back();
-    s += "." + f;
-  }
-  return s;
-}
 
 // A time in clocks of every domain, as the number it is (2.25 clocks may be).
 json inClocks(const sema::InterfaceSpec& spec, int64_t ps) {

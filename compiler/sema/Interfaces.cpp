@@ -51,14 +51,14 @@ class InterfaceReader {
            "no NetworkFrequency")
           .withHint("add (NetworkFrequency 125MHz)");
     }
-    if (simulation_) {
-      // The checker and `ndlc info` time an interface; a simulator that ran the program
-      // without it would report a node model the program does not describe.
-      fail(DiagKind::NotCompilable, form->children[0].range,
-           "the simulators do not run network interfaces yet: this program can be described "
-           "(`ndlc info` times its paths) but not simulated")
-          .withHint("run `ndlc info FILE` for the paths' latencies; remove the Interface (and "
-                    "its ClockDomain and host-cost forms) to simulate the network alone");
+    if (simulation_ && !v_.given(FormId::CommunicationPatternFile)) {
+      // An interface stands between a program's send and receive and the network; synthetic
+      // sources have no program, so it would change nothing.
+      fail(DiagKind::BadInterface, form->children[0].range,
+           "an Interface times the sends and receives of node programs, and this program "
+           "runs none: it has no CommunicationPatternFile")
+          .withHint("add (CommunicationPatternFile \"pingpong.cpf\") (`ndlc pattern pingpong` writes one), "
+                    "or remove the Interface to measure the network alone");
     }
     if (ok_) unusedDomains(spec);  // after other errors a domain may only look unused
     if (ok_) p_.interface = std::move(spec);

@@ -192,6 +192,23 @@ ndl::rt::SimParams makeParams(const ndl::rt::AbiValues& values) {
   p.deadlock = static_cast<DeadlockHandling>(i[NDL_P_Deadlock]);
   for (int64_t k = 0; k < i[NDL_P_ReportPairCount]; ++k)
     p.report_pairs.emplace_back(ndl_report_pairs[2 * k], ndl_report_pairs[2 * k + 1]);
+  if (i[NDL_P_InterfacePeriodPs] > 0) {
+    InterfaceTiming& f = p.interface;
+    f.network_period_ps = i[NDL_P_InterfacePeriodPs];
+    f.synchronizer_clocks = i[NDL_P_SynchronizerClocks];
+    f.host_write_ps = i[NDL_P_HostWritePs];
+    f.host_read_ps = i[NDL_P_HostReadPs];
+    f.overhead_ps = i[NDL_P_SoftwareOverheadPs];
+    f.poll_interval_ps = i[NDL_P_PollIntervalPs];
+    f.poll_phase_ps = i[NDL_P_PollPhasePs];
+    const int64_t sends = i[NDL_P_InterfaceSendStages];
+    for (int64_t k = 0; k < sends + i[NDL_P_InterfaceReceiveStages]; ++k) {
+      const int64_t* row = &ndl_interface_stages[k * NDL_INTERFACE_STAGE_FIELDS];
+      (k < sends ? f.send : f.receive)
+          .push_back({static_cast<int32_t>(row[0]), row[1], row[2], row[3]});
+    }
+    p.interface_name = ndl_params_str[NDL_P_InterfaceName];
+  }
   const char* name = ndl_params_str[NDL_P_TrafficClassNames];
   for (int64_t k = 0; k < i[NDL_P_TrafficClassCount]; ++k) {
     const double* row = &ndl_traffic_classes[k * NDL_TRAFFIC_CLASS_FIELDS];

@@ -7,13 +7,23 @@
 namespace ndl::rt {
 
 Application::Application(std::shared_ptr<const PatternProgram> program, double cycle_ps,
-                         double expand_rate)
+                         double expand_rate, const InterfaceTiming& interface)
     : program_(std::move(program)),
       cursors_(*program_),
       clock_ps_(cycle_ps * (1.0 + expand_rate)),
+      expand_rate_(expand_rate),
+      iface_(interface),
+      exact_(interface.present()),
+      period_(exact_ ? interface.network_period_ps : 1),
+      send_cost_(interface.overhead_ps + interface.host_write_ps),
       nodes_(program_->nodes),
       state_(static_cast<size_t>(program_->nodes)),
       table_(1024) {
+  if (exact_) {
+    send_free_.assign(static_cast<size_t>(nodes_) * iface_.send.size(), 0);
+    receive_free_.assign(static_cast<size_t>(nodes_) * iface_.receive.size(), 0);
+    if (!iface_.send.empty()) last_send_domain_ = iface_.send.back().domain;
+  }
   std::vector<Wake> all;
   all.reserve(static_cast<size_t>(nodes_));
   for (int32_t n = 0; n < nodes_; ++n) all.push_back({0, n});
@@ -23,7 +33,12 @@ Application::Application(std::shared_ptr<const PatternProgram> program, double c
 // A compute gap in whole clocks, rounded up: a gap that is not a whole number of clocks ends
 // at the next clock edge (a value within 1e-9 of a whole number is that number, so that
 // 10usec at 50MHz stays 500 clocks).
-int64_t Application::computeClocks(int64_t ps) const {
+// With an interface the gap stays picoseconds (a speed-up rounds to the nearest).
+int64_t Application::computeTime(int64_t ps) const {
+  if (exact_) {
+    if (expand_rate_ == 0) return ps;
+    return std::llround(static_cast<double>(ps) / (1.0 + expand_rate_));
+  }
   const double x = static_cast<double>(ps) / clock_ps_;
   const double r = std::round(x);
   if (std::fabs(x - r) <= 1e-9 * std::max(1.0, x)) return static_cast<int64_t>(r);
@@ -32,30 +47,84 @@ int64_t Application::computeClocks(int64_t ps) const {
 
 void Application::advanceDue(int64_t c) {
   sends_.clear();
-  while (!wakes_.empty() && wakes_.top().clock <= c) {
-    const int32_t n = wakes_.top().node;
-    wakes_.pop();
-    advance(n, c);
+  if (!exact_) {
+    while (!wakes_.empty() && wakes_.top().time <= c) {
+      const int32_t n = wakes_.top().node;
+      wakes_.pop();
+      advance(n, c);
+    }
+    return;
+  }
+  // Every time up to this clock's edge, in time order: a message that reaches a host at the
+  // same time as its program goes on is there first.
+  const int64_t edge = c * period_;
+  for (;;) {
+    const bool event = !events_.empty() && events_.top().time <= edge;
+    const bool wake = !wakes_.empty() && wakes_.top().time <= edge;
+    if (event && (!wake || events_.top().time <= wakes_.top().time)) {
+      const Event e = events_.top();
+      events_.pop();
+      if (!e.complete) {
+        arrive(e.node, e.src, e.tag, e.time);
+        continue;
+      }
+      std::vector<Posted::Post>& posts = posted_[e.node].posts;
+      for (size_t i = 0; i < posts.size(); ++i) {
+        if (posts[i].matched && posts[i].name == e.name) {
+          completePost(e.node, i, e.time);
+          break;
+        }
+      }
+    } else if (wake) {
+      const Wake w = wakes_.top();
+      wakes_.pop();
+      advance(w.node, w.time);
+    } else {
+      break;
+    }
+  }
+  while (!injections_.empty() && injections_.top().clock <= c) {
+    sends_.push_back(injections_.top().send);
+    injections_.pop();
   }
 }
 
-void Application::advance(int32_t n, int64_t c) {
+void Application::issue(const AppSend& m, int64_t t) {
+  if (!exact_) {
+    sends_.push_back(m);
+    return;
+  }
+  const size_t n = static_cast<size_t>(m.src);
+  const int64_t out = passStages(iface_.send, send_free_.data() + n * iface_.send.size(), t, -1,
+                                 iface_.synchronizer_clocks);
+  if (m.dst == m.src) {  // the internal loop: from the send path into the receive path
+    const int64_t back =
+        passStages(iface_.receive, receive_free_.data() + n * iface_.receive.size(), out,
+                   last_send_domain_, iface_.synchronizer_clocks);
+    events_.push({back, seq_++, m.dst, m.src, m.tag, 0, false});
+    return;
+  }
+  injections_.push({nextEdge(out, period_) / period_, seq_++, m});
+}
+
+void Application::advance(int32_t n, int64_t t) {
   NodeState& s = state_[n];
-  if (s.pending != 0 || posted_.count(n) != 0) flushDeferred(n);
-  if (s.finish >= 0 || s.busy_until > c || s.wait_src >= 0) return;  // an early wake
+  if (s.pending != 0 || posted_.count(n) != 0) flushDeferred(n, t);
+  if (s.finish >= 0 || s.busy_until > t || s.hold_until > t || s.wait_src >= 0)
+    return;  // an early wake
   if (s.wait_names != 0) {
     if ((s.wait_names & s.pending) != 0) return;
-    s.waiting += c - s.wait_since;
+    s.waiting += t - s.wait_since;
     s.wait_names = 0;
     if (s.at_end) {
-      s.finish = c;
+      s.finish = t;
       ++finished_;
       return;
     }
     Posted& x = posted_[n];
     if (x.holding) {
       x.holding = false;
-      post(n, x.held);
+      post(n, x.held, t);
     }
   }
   for (;;) {
@@ -64,39 +133,44 @@ void Application::advance(int32_t n, int64_t c) {
       case PatternStep::kDone:
         if (s.pending != 0) {  // the program ends once its posted receives completed
           s.wait_names = s.pending;
-          s.wait_since = c;
+          s.wait_since = t;
           s.at_end = true;
           return;
         }
-        s.finish = c;
+        s.finish = t;
         ++finished_;
         return;
       case PatternStep::kCompute: {
-        const int64_t k = computeClocks(step.value);
+        const int64_t k = computeTime(step.value);
         if (k == 0) continue;
         s.compute += k;
-        s.busy_until = c + k;
-        wakes_.push({c + k, n});
+        s.busy_until = t + k;
+        wakes_.push({t + k, n});
         return;
       }
-      case PatternStep::kSend:
+      case PatternStep::kSend: {
+        const AppSend m{n, step.peer, step.value, step.tag};
         if ((step.names & s.pending) != 0) {
+          // It goes once those receives completed; the host's costs are paid now.
           Posted& x = posted_[n];
-          x.deferred.add({step.names & s.pending, x.seq++, {n, step.peer, step.value, step.tag}},
-                         step.names, x.posts);
-          continue;
+          x.deferred.add({step.names & s.pending, x.seq++, m}, step.names, x.posts);
+        } else {
+          issue(m, t + send_cost_);
+          ++in_flight_;
+          ++sent_;
         }
-        sends_.push_back({n, step.peer, step.value, step.tag});
-        ++in_flight_;
-        ++sent_;
-        continue;
+        if (send_cost_ == 0) continue;
+        s.hold_until = t + send_cost_;
+        wakes_.push({s.hold_until, n});
+        return;
+      }
       case PatternStep::kMark:
-        mark(n, static_cast<uint32_t>(step.value), step.op, c);
+        mark(n, static_cast<uint32_t>(step.value), step.op, t);
         continue;
       case PatternStep::kWait:
         if ((step.names & s.pending) == 0) continue;
         s.wait_names = step.names;
-        s.wait_since = c;
+        s.wait_since = t;
         return;
       case PatternStep::kRecv:
         if (step.value != 0) {
@@ -107,14 +181,21 @@ void Application::advance(int32_t n, int64_t c) {
             x.held = p;
             x.holding = true;
             s.wait_names = uint64_t{1} << p.name;
-            s.wait_since = c;
+            s.wait_since = t;
             return;
           }
-          post(n, p);
+          post(n, p, t);
           continue;
         }
-        if (takeArrived(n, step.peer, step.tag)) continue;
-        s.wait_since = c;
+        if (takeArrived(n, step.peer, step.tag)) {
+          const int64_t done = detect(t);  // the message is here: the next poll sees it
+          if (done == t) continue;
+          s.waiting += done - t;
+          s.hold_until = done;
+          wakes_.push({done, n});
+          return;
+        }
+        s.wait_since = t;
         s.wait_src = step.peer;
         s.wait_tag = step.tag;
         s.wait_op = step.op;
@@ -123,13 +204,19 @@ void Application::advance(int32_t n, int64_t c) {
   }
 }
 
-void Application::post(int32_t n, const Posted::Post& p) {
-  if (takeArrived(n, p.src, p.tag)) return;  // the message is here: complete at once
+void Application::post(int32_t n, Posted::Post p, int64_t t) {
+  p.at = t;
+  if (takeArrived(n, p.src, p.tag)) {  // the message is here: complete once it is read
+    const int64_t done = detect(t);
+    if (done == t) return;
+    p.matched = true;
+    events_.push({done, seq_++, n, p.src, p.tag, p.name, true});
+  }
   state_[n].pending |= uint64_t{1} << p.name;
-  posted_[n].posts.push_back(p);
+  posted_[n].posts.push_back(std::move(p));
 }
 
-void Application::flushDeferred(int32_t n) {
+void Application::flushDeferred(int32_t n, int64_t t) {
   auto it = posted_.find(n);
   if (it == posted_.end() || it->second.ready.empty()) return;
   Posted& x = it->second;
@@ -137,7 +224,7 @@ void Application::flushDeferred(int32_t n) {
   std::sort(x.ready.begin(), x.ready.end(),
             [&](uint32_t a, uint32_t b) { return x.deferred[a].seq < x.deferred[b].seq; });
   for (uint32_t slot : x.ready) {
-    sends_.push_back(x.deferred[slot].send);
+    issue(x.deferred[slot].send, t);
     ++in_flight_;
     ++sent_;
     x.deferred.release(slot);
@@ -145,7 +232,7 @@ void Application::flushDeferred(int32_t n) {
   x.ready.clear();
 }
 
-void Application::mark(int32_t n, uint32_t label, uint32_t op, int64_t c) {
+void Application::mark(int32_t n, uint32_t label, uint32_t op, int64_t c) {  // c: its time
   const uint64_t key = uint64_t{label} << 32 | static_cast<uint32_t>(n);
   auto [it, added] = mark_index_.try_emplace(key, marks_.size());
   if (added) {
@@ -173,34 +260,59 @@ void Application::mark(int32_t n, uint32_t label, uint32_t op, int64_t c) {
 }
 
 void Application::onDelivered(int32_t dst, int32_t src, uint64_t tag, int64_t c) {
+  if (!exact_) {
+    arrive(dst, src, tag, c + 1);  // seen as the next clock begins
+    return;
+  }
+  // At the interface as the next clock begins, then through the receive path.
+  const int64_t back =
+      passStages(iface_.receive, receive_free_.data() + static_cast<size_t>(dst) * iface_.receive.size(),
+                 (c + 1) * period_, 0, iface_.synchronizer_clocks);
+  events_.push({back, seq_++, dst, src, tag, 0, false});
+}
+
+void Application::arrive(int32_t dst, int32_t src, uint64_t tag, int64_t t) {
   --in_flight_;
   ++delivered_;
-  last_arrival_end_ = std::max(last_arrival_end_, c + 1);
+  last_arrival_end_ = std::max(last_arrival_end_, t);
   NodeState& s = state_[dst];
   // Posted receives take their messages first, in the order they were posted; the program
-  // sees the completion (and its sends waiting for it go) in the next clock.
+  // sees the completion (and its sends waiting for it go) once the host has read it (without
+  // an interface, in the next clock).
   if (s.pending != 0) {
-    Posted& x = posted_[dst];
-    for (size_t i = 0; i < x.posts.size(); ++i) {
-      Posted::Post& p = x.posts[i];
-      if (p.src != src || p.tag != tag) continue;
-      const uint64_t bit = uint64_t{1} << p.name;
-      s.pending &= ~bit;
-      for (uint32_t slot : p.waiters) {
-        if ((x.deferred[slot].names &= ~bit) == 0) x.ready.push_back(slot);
+    std::vector<Posted::Post>& posts = posted_[dst].posts;
+    for (size_t i = 0; i < posts.size(); ++i) {
+      Posted::Post& p = posts[i];
+      if (p.matched || p.src != src || p.tag != tag) continue;
+      const int64_t done = detect(std::max(t, p.at));
+      if (done == t) {
+        completePost(dst, i, t);
+      } else {
+        p.matched = true;
+        events_.push({done, seq_++, dst, src, tag, p.name, true});
       }
-      x.posts.erase(x.posts.begin() + static_cast<std::ptrdiff_t>(i));
-      wakes_.push({c + 1, dst});
       return;
     }
   }
   if (s.wait_src == src && s.wait_tag == tag) {
-    s.waiting += c + 1 - s.wait_since;
+    const int64_t done = detect(std::max(t, s.wait_since));
+    s.waiting += done - s.wait_since;
     s.wait_src = -1;
-    wakes_.push({c + 1, dst});
+    wakes_.push({done, dst});
     return;
   }
   addArrived(dst, src, tag);
+}
+
+void Application::completePost(int32_t n, size_t i, int64_t t) {
+  Posted& x = posted_[n];
+  const uint64_t bit = uint64_t{1} << x.posts[i].name;
+  state_[n].pending &= ~bit;
+  for (uint32_t slot : x.posts[i].waiters) {
+    if ((x.deferred[slot].names &= ~bit) == 0) x.ready.push_back(slot);
+  }
+  x.posts.erase(x.posts.begin() + static_cast<std::ptrdiff_t>(i));
+  wakes_.push({t, n});
 }
 
 size_t Application::slot(int32_t dst, int32_t src, uint64_t tag) const {
@@ -264,7 +376,9 @@ bool Application::takeArrived(int32_t dst, int32_t src, uint64_t tag) {
 }
 
 void Application::report(ApplicationResult& out, int64_t end_clock) const {
+  const int64_t end_time = end_clock * period_;  // where the run stopped, in the time unit
   out.present = true;
+  out.period_ps = exact_ ? period_ : 0;
   out.pattern_file = program_->path;
   out.complete = complete();
   out.messages_sent = sent_;
@@ -277,9 +391,9 @@ void Application::report(ApplicationResult& out, int64_t end_clock) const {
   for (int32_t n = 0; n < nodes_; ++n) {
     const NodeState& s = state_[n];
     out.finish_clock[n] = s.finish;
-    out.compute_clocks[n] = s.compute - std::max<int64_t>(0, s.busy_until - end_clock);
+    out.compute_clocks[n] = s.compute - std::max<int64_t>(0, s.busy_until - end_time);
     const bool waits = s.wait_src >= 0 || s.wait_names != 0;
-    out.wait_clocks[n] = s.waiting + (waits ? end_clock - s.wait_since : 0);
+    out.wait_clocks[n] = s.waiting + (waits ? end_time - s.wait_since : 0);
     end = std::max(end, s.finish);
     if (waits) {
       ++out.waiting_nodes;

@@ -384,10 +384,11 @@ class Reader : public lines::LineReader {
       }
       emit(head, [&](int32_t n) -> std::optional<PatternOp> {
         const int32_t other = resolve(p, n);
-        if (other == n) {
+        if (other == n && !limits_.loopback) {
           error(PatternErrorKind::kNode, tokens_[1],
                 fmt::format("node {} {} itself", n, send ? "sends to" : "receives from"),
-                "a message crosses the network: name another node");
+                "a message to its own node loops through the node's network interface: "
+                "declare an (Interface ...) (docs/interfaces.md), or name another node");
           return std::nullopt;
         }
         return PatternOp::make(send ? PatternOpKind::kSend : PatternOpKind::kRecv,

@@ -49,7 +49,8 @@ struct Simulator::State {
         stats(params, net.endpoints()) {
     if (params.pattern_program) {
       app = std::make_unique<Application>(params.pattern_program,
-                                          1e12 / params.network_frequency_hz, params.expand_rate);
+                                          1e12 / params.network_frequency_hz, params.expand_rate,
+                                          params.interface);
     }
     // Pools grow to the number of messages in flight; no up-front reservation per node.
     log.arrivals.reserve(net.routers());

@@ -143,6 +143,7 @@ int runMain(int argc, char** argv, NetworkDesc desc, const ParamTables* tables,
                     params.data_bits_per_packet, params.flow_control != FlowControl::kWormhole,
                     params.buffer_flits);
   file_limits.network_hz = params.network_frequency_hz;  // a trace's times in clocks
+  file_limits.loopback = params.interface.present();
   if (!params.trace_file.empty()) {
     std::vector<PatternError> errors;
     std::optional<std::vector<ScriptedMessage>> trace =

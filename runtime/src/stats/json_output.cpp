@@ -22,10 +22,13 @@ nlohmann::json latency(const LatencySummary& s, double scale) {
           {"count", s.count}};
 }
 
-// null without a pattern file. Times in ns and in network clocks.
+// null without a pattern file. Times in ns and in network clocks; with an interface also
+// exact in ps (times_ps, interval_ps, completion_time_ps, since_ps), the clocks then being
+// those the times fall in.
 nlohmann::json application(const ApplicationResult& a, double ns) {
   using nlohmann::json;
   if (!a.present) return nullptr;
+  const bool exact = a.period_ps > 0;
   // The per-node rows are the application table (result_tables.h); the means stay here.
   int64_t compute = 0, wait = 0;
   for (size_t n = 0; n < a.finish_clock.size(); ++n) {
@@ -34,45 +37,63 @@ nlohmann::json application(const ApplicationResult& a, double ns) {
   }
   json waiting = json::array();
   for (const ApplicationResult::Wait& w : a.waiting) {
-    waiting.push_back({{"node", w.node},
-                       {"from", w.from},
-                       {"tag", w.tag},
-                       {"line", w.line},
-                       {"since_clock", w.since}});
+    json row = {{"node", w.node},
+                {"from", w.from},
+                {"tag", w.tag},
+                {"line", w.line},
+                {"since_clock", a.clockOf(w.since)}};
+    if (exact) row["since_ps"] = w.since;
+    waiting.push_back(std::move(row));
   }
   json marks = json::array();
   for (const ApplicationResult::Mark& m : a.marks) {
     const int64_t k = m.count - 1;  // intervals
     const double mean = k > 0 ? static_cast<double>(m.interval_sum) / static_cast<double>(k) : 0.0;
-    marks.push_back(
-        {{"label", m.label},
-         {"node", m.node},
-         {"line", m.line},
-         {"count", m.count},
-         {"clocks", m.clocks},
-         {"clocks_truncated", m.truncated},
-         {"interval_cycles", k > 0 ? json{{"count", k}, {"mean", mean},
-                                          {"min", m.interval_min}, {"max", m.interval_max}}
-                                   : json()},
-         {"interval_ns", k > 0 ? json{{"count", k}, {"mean", mean * ns},
-                                      {"min", static_cast<double>(m.interval_min) * ns},
-                                      {"max", static_cast<double>(m.interval_max) * ns}}
-                               : json()}});
+    // In network clocks: whole without an interface, fractions of a clock with one.
+    const double per_clock = exact ? 1.0 / static_cast<double>(a.period_ps) : 1.0;
+    json row = {
+        {"label", m.label},
+        {"node", m.node},
+        {"line", m.line},
+        {"count", m.count},
+        {"clocks_truncated", m.truncated},
+        {"interval_cycles",
+         k > 0 ? json{{"count", k},
+                      {"mean", mean * per_clock},
+                      {"min", exact ? json(static_cast<double>(m.interval_min) * per_clock)
+                                    : json(m.interval_min)},
+                      {"max", exact ? json(static_cast<double>(m.interval_max) * per_clock)
+                                    : json(m.interval_max)}}
+               : json()},
+        {"interval_ns", k > 0 ? json{{"count", k}, {"mean", a.nsOf(1, ns) * mean},
+                                     {"min", a.nsOf(m.interval_min, ns)},
+                                     {"max", a.nsOf(m.interval_max, ns)}}
+                              : json()}};
+    if (exact) {
+      row["times_ps"] = m.clocks;
+      row["interval_ps"] = k > 0 ? json{{"count", k}, {"mean", mean}, {"min", m.interval_min},
+                                        {"max", m.interval_max}}
+                                 : json();
+    } else {
+      row["clocks"] = m.clocks;
+    }
+    marks.push_back(std::move(row));
   }
   const double count = a.finish_clock.empty() ? 1.0 : static_cast<double>(a.finish_clock.size());
-  return {{"pattern_file", a.pattern_file},
-          {"complete", a.complete},
-          {"completion_clock", a.completion_clock},
-          {"completion_time_ns", a.complete ? json(static_cast<double>(a.completion_clock) * ns)
-                                            : json()},
-          {"messages_sent", a.messages_sent},
-          {"messages_delivered", a.messages_delivered},
-          {"messages_dropped", a.messages_dropped},
-          {"mean_compute_ns", static_cast<double>(compute) / count * ns},
-          {"mean_wait_ns", static_cast<double>(wait) / count * ns},
-          {"marks", marks},
-          {"waiting", waiting},
-          {"waiting_nodes", a.waiting_nodes}};
+  json out = {{"pattern_file", a.pattern_file},
+              {"complete", a.complete},
+              {"completion_clock", a.complete ? a.clockOf(a.completion_clock) : int64_t{-1}},
+              {"completion_time_ns", a.complete ? json(a.nsOf(a.completion_clock, ns)) : json()},
+              {"messages_sent", a.messages_sent},
+              {"messages_delivered", a.messages_delivered},
+              {"messages_dropped", a.messages_dropped},
+              {"mean_compute_ns", static_cast<double>(compute) / count * a.nsOf(1, ns)},
+              {"mean_wait_ns", static_cast<double>(wait) / count * a.nsOf(1, ns)},
+              {"marks", marks},
+              {"waiting", waiting},
+              {"waiting_nodes", a.waiting_nodes}};
+  if (exact) out["completion_time_ps"] = a.complete ? json(a.completion_clock) : json();
+  return out;
 }
 
 // Hit rate over predictions, PST rate over all hops (docs/prediction.md); per kind of input
@@ -205,6 +226,17 @@ nlohmann::json toJson(const SimParams& p) {
   if (p.creation_process == CreationProcess::kOnOff) {
     out["OnOffBurst_clocks"] = p.on_off_burst_clocks;
     out["OnOffDuty"] = p.on_off_duty;
+  }
+  // Likewise only with an interface: its name and the host costs, in ps (the stages are in
+  // `ndlc info --json`'s interfaces).
+  if (p.interface.present()) {
+    const InterfaceTiming& f = p.interface;
+    out["Interface"] = p.interface_name;
+    out["HostWriteTime_ps"] = f.host_write_ps;
+    out["HostReadTime_ps"] = f.host_read_ps;
+    out["SoftwareOverhead_ps"] = f.overhead_ps;
+    out["PollInterval_ps"] = f.poll_interval_ps;
+    out["PollPhase_ps"] = f.poll_phase_ps;
   }
   // Likewise only with a trace: its path and its count of messages.
   if (!p.trace_file.empty()) {

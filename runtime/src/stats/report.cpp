@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "ndl/runtime/app/interface_timing.h"
 #include "ndl/runtime/stats/output_file.h"
 
 namespace ndl::rt {
@@ -77,13 +78,20 @@ std::string formatReport(const Results& r) {
     }
     const double nodes = a.finish_clock.empty() ? 1.0 : static_cast<double>(a.finish_clock.size());
     s += fmt::format("application {}: ", a.pattern_file);
-    s += a.complete ? fmt::format("completed at {:.1f} ns ({} clocks)",
-                                  static_cast<double>(a.completion_clock) * r.cycle_ns,
-                                  a.completion_clock)
-                    : fmt::format("did not complete ({} programs waiting)", a.waiting_nodes);
+    const double unit_ns = a.nsOf(1, r.cycle_ns);
+    if (a.period_ps > 0) {  // exact time: ns as exact as picoseconds print
+      s += a.complete ? fmt::format("completed at {} ns (in clock {})", nsText(a.completion_clock),
+                                    a.clockOf(a.completion_clock))
+                      : fmt::format("did not complete ({} programs waiting)", a.waiting_nodes);
+    } else {
+      s += a.complete ? fmt::format("completed at {:.1f} ns ({} clocks)",
+                                    static_cast<double>(a.completion_clock) * r.cycle_ns,
+                                    a.completion_clock)
+                      : fmt::format("did not complete ({} programs waiting)", a.waiting_nodes);
+    }
     s += fmt::format("; {} messages; per node {:.1f} ns computing, {:.1f} ns waiting\n",
-                     a.messages_sent, static_cast<double>(compute) / nodes * r.cycle_ns,
-                     static_cast<double>(wait) / nodes * r.cycle_ns);
+                     a.messages_sent, static_cast<double>(compute) / nodes * unit_ns,
+                     static_cast<double>(wait) / nodes * unit_ns);
     // One line per mark label with intervals: over its nodes' series, the interval range.
     for (size_t i = 0; i < a.marks.size();) {
       size_t j = i;
@@ -96,7 +104,12 @@ std::string formatReport(const Results& r) {
         k += m.count - 1;
         sum += m.interval_sum;
       }
-      if (k > 0) {
+      if (k > 0 && a.period_ps > 0) {
+        s += fmt::format("  mark {}: {} intervals at {} node{}, mean {:.3f} ns, min {} max {} ns\n",
+                         a.marks[i].label, k, j - i, j - i == 1 ? "" : "s",
+                         static_cast<double>(sum) / static_cast<double>(k) / 1000.0, nsText(lo),
+                         nsText(hi));
+      } else if (k > 0) {
         s += fmt::format("  mark {}: {} intervals at {} node{}, mean {:.1f} ns ({:.2f} clocks), "
                          "min {} max {} clocks\n",
                          a.marks[i].label, k, j - i, j - i == 1 ? "" : "s",

@@ -251,13 +251,13 @@ void row(const Results& r, ResultTable t, size_t i, Cells& out) {
       const int64_t f = a.finish_clock[i];
       out.integer(static_cast<int64_t>(i));
       out.put(',');
-      out.integer(f);
+      out.integer(f >= 0 ? a.clockOf(f) : f);
       out.put(',');
-      if (f >= 0) out.number(static_cast<double>(f) * ns);
+      if (f >= 0) out.number(a.nsOf(f, ns));
       out.put(',');
-      out.number(static_cast<double>(a.compute_clocks[i]) * ns);
+      out.number(a.nsOf(a.compute_clocks[i], ns));
       out.put(',');
-      out.number(static_cast<double>(a.wait_clocks[i]) * ns);
+      out.number(a.nsOf(a.wait_clocks[i], ns));
       out.put('\n');
       return;
     }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace ndl::rt {
@@ -72,6 +73,17 @@ inline int64_t nextPoll(int64_t t, int64_t interval, int64_t phase) {
   if (interval == 0) return t;
   if (t <= phase) return phase;
   return phase + (t - phase + interval - 1) / interval * interval;
+}
+
+// Picoseconds (>= 0) as nanoseconds, exactly: 22500 is "22.5", 1234567 is "1234.567".
+inline std::string nsText(int64_t ps) {
+  std::string s = std::to_string(ps / 1000);
+  if (int64_t frac = ps % 1000; frac != 0) {
+    std::string f = std::to_string(1000 + frac).substr(1);
+    while (f.back() == '0') f.pop_back();
+    s += "." + f;
+  }
+  return s;
 }
 
 }  // namespace ndl::rt

@@ -104,6 +104,8 @@ struct PatternLimits {
   uint64_t check_steps = uint64_t{1} << 26;  // budget of the checker's zero-time run
   // A trace's times ("120ns") become clocks of this frequency; 0: a trace gives clocks only.
   double network_hz = 0;
+  // An interface is declared: a node may send to itself (the internal loop, docs/interfaces.md).
+  bool loopback = false;
 };
 
 // The largest message a network carries: under (NetworkPacketSize Message) one packet of at

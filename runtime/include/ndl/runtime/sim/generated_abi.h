@@ -44,7 +44,11 @@
   X(TrafficClassCount) /* (TrafficClass ...) forms; 0 without: ndl_traffic_classes' rows */ \
   X(GroupEndpoints) /* the topology's (Groups n); 0 without (BadDragon needs it) */          \
   X(UserPattern) /* the main traffic's pattern written in NDL (Pattern Custom): its index in \
-                    UserPatternNames; -1 none */
+                    UserPatternNames; -1 none */                                              \
+  X(InterfacePeriodPs) /* the network's period in ps with an (Interface ...); 0 without */    \
+  X(InterfaceSendStages) X(InterfaceReceiveStages) /* ndl_interface_stages' rows, send first */ \
+  X(SynchronizerClocks) X(HostWritePs) X(HostReadPs) X(SoftwareOverheadPs) X(PollIntervalPs) \
+  X(PollPhasePs)
 
 // Real parameters: ndl_params_f64[NDL_P_<Name>].
 #define NDL_ABI_F64_PARAMS(X) \
@@ -58,12 +62,13 @@
 // TrafficClassNames: the traffic classes', comma-separated; TraceFile: the absolute path of
 // (InjectionProcess (Trace "file")), else empty; UserPatternNames: the patterns written in NDL
 // the traffic names (define-pattern), comma-separated, in ndl_user_pattern's order; SelectionName: the selection written in NDL (Selection 4), else empty; RouterPipeline: the
-// stages' router clocks as "IB 1 RC 3 VA 1 SA 1 ST 1", else empty.
+// stages' router clocks as "IB 1 RC 3 VA 1 SA 1 ST 1", else empty; InterfaceName: the
+// (Interface ...)'s name, else empty.
 #define NDL_ABI_STR_PARAMS(X)                                                              \
   X(TopologyName) X(TopologyKind) X(RoutingName) X(DataOutputFile) X(ScreenOutputFile) \
       X(DimNames) X(HeaderFieldNames) X(ClassNames) X(SelectionName) X(PatternFile)      \
           X(RouterPipeline) X(PredictorName) X(PredictivePath) X(TrafficClassNames) X(TraceFile) \
-              X(UserPatternNames)
+              X(UserPatternNames) X(InterfaceName)
 
 // The entries a built simulator lets `--param Name=Value` change, with their rules, are the
 // rows of param_rules.h (kParamRules): the entry reads them into SimParams at start-up and
@@ -124,6 +129,11 @@ extern const int64_t ndl_header_fields[];  // HeaderFieldCount * 4: offset, bits
 extern const int64_t ndl_wait_breaks[];
 // PortStateCount rows of 3: a ring's capacity, and the lowest and highest symbol it holds.
 extern const int64_t ndl_port_states[];
+// The interface's stages (docs/interfaces.md), InterfaceSendStages rows then
+// InterfaceReceiveStages rows of NDL_INTERFACE_STAGE_FIELDS: the stage's domain (0 the
+// network's clock), its domain's period, its latency and its occupancy, in ps.
+extern const int64_t ndl_interface_stages[];
+#define NDL_INTERFACE_STAGE_FIELDS 4
 // The NDL routing function: writes the candidate routes of a header at
 // `current` bound for `dest` into out[0..3], one mask per priority tier, bit
 // (port code * NumClasses + class) for each candidate (port code = dim * 2 +

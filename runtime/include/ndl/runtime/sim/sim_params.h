@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "ndl/runtime/app/interface_timing.h"
 #include "ndl/runtime/net/prediction.h"
 #include "ndl/runtime/net/routing.h"
 #include "ndl/runtime/traffic/traffic.h"
@@ -103,6 +104,10 @@ struct SimParams {
   std::string pattern_file;
   std::shared_ptr<const PatternProgram> pattern_program;
   double expand_rate = 0.0;  // ProcessorPerformanceExpandRate: compute gaps / (1 + rate)
+  // (Interface ...): the node side of every endpoint in exact picoseconds (the programs' sends
+  // and receives pass its paths and pay the host costs); absent, programs count network clocks.
+  InterfaceTiming interface;
+  std::string interface_name;
 
   // ---- routing and deadlocks
   RouteFn route_fn = nullptr;  // required: generated from NDL, or a test's oracle

@@ -110,8 +110,16 @@ struct SeriesRow {
 
 // The closed-loop application of a pattern file (docs/workloads.md). Clocks are network
 // clocks from the start of the run.
+// Its times are network clocks, or (with an interface) picoseconds: period_ps says which.
 struct ApplicationResult {
   bool present = false;
+  int64_t period_ps = 0;  // 0: times in network clocks; else ps, and the network's period
+  // A time of this result in network clocks (with an interface, the clock it falls in,
+  // rounded up) and in ns.
+  int64_t clockOf(int64_t t) const { return period_ps > 0 ? (t + period_ps - 1) / period_ps : t; }
+  double nsOf(int64_t t, double ns_per_clock) const {
+    return period_ps > 0 ? static_cast<double>(t) / 1000.0 : static_cast<double>(t) * ns_per_clock;
+  }
   std::string pattern_file;
   bool complete = false;         // every program ended and all its messages arrived
   int64_t completion_clock = -1;  // when that happened; -1 if it did not
@@ -126,7 +134,7 @@ struct ApplicationResult {
     int32_t from = 0;
     uint64_t tag = 0;
     uint32_t line = 0;  // of the receive in the pattern file
-    int64_t since = 0;  // clock
+    int64_t since = 0;  // its time
   };
   std::vector<Wait> waiting;  // programs still waiting at the end (the first 64)
   int64_t waiting_nodes = 0;
