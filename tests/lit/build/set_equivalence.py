@@ -57,6 +57,14 @@ BASES = {
                    "(DeadlockHandling Avoid)\n(MessageCreationRate 4%)\n(import \"predictors\")\n"
                    "(Predictor LastPort)\n(PredictivePath (IB 1clock) (ST 0clock))\n"
                    + COMMON.replace("Wormhole", "VirtualCutThrough"),
+    # A network interface (docs/interfaces.md) with the host's costs, under the pattern's programs.
+    "iface": "(Topology (Torus 4 4))\n(RoutingAlgorithm DimensionOrder)\n(VirtualChannels 2)\n"
+             "(DeadlockHandling Avoid)\n(CommunicationPatternFile \"app.cpf\")\n"
+             "(ClockDomain dimm (Period 15nsec))\n"
+             "(Interface aotf (SendPath s (Stage tlb dimm 3clock)) "
+             "(ReceivePath r (Stage llcm dimm 1clock)))\n"
+             "(HostWriteTime 71nsec)\n(HostReadTime 184nsec)\n(SoftwareOverhead 214nsec)\n"
+             "(PollInterval 40nsec)\n(PollPhase 10nsec)\n" + COMMON,
     # A recovery routing reads RecoveryTimeout.
     "recovery": "(Topology (Torus 4 4))\n(RoutingAlgorithm RecoverX)\n(VirtualChannels 3)\n"
                 "(DeadlockHandling Detect)\n(MessageCreationRate 30%)\n"
@@ -116,6 +124,13 @@ CASES = [
     # when set; both are `out` here.
     ("CommunicationPatternFile", '"app2.cpf"', "pattern"),
     ("ProcessorPerformanceExpandRate", "50%", "pattern"),
+    ("Interface", "aotf (SendPath s (Stage tlb dimm 5clock)) (ReceivePath r (Stage llcm dimm 1clock))",
+     "iface"),
+    ("HostWriteTime", "50nsec", "iface"),
+    ("HostReadTime", "100nsec", "iface"),
+    ("SoftwareOverhead", "0nsec", "iface"),
+    ("PollInterval", "70nsec", "iface"),
+    ("PollPhase", "3nsec", "iface"),
 ]
 EXCLUDED = {
     "Sweep": "read by ndlc sweep only, which passes each value with --set",
@@ -123,15 +138,6 @@ EXCLUDED = {
     "TrafficClass": "repeatable: --set refuses it (diagnostics/fail_traffic_class.ndl)",
     "override": "not a parameter form: --set refuses it (diagnostics/fail_override.ndl)",
     "ClockDomain": "repeatable: --set refuses it, as it does TrafficClass",
-    # Not simulated yet (docs/interfaces.md): a program with an Interface is not-compilable
-    # (diagnostics/fail_interface_simulation.ndl), host costs without one are missing-form
-    # (fail_host_cost_without_interface.ndl); a run of either is an error, not results.
-    "Interface": "not simulated yet",
-    "HostWriteTime": "not simulated yet",
-    "HostReadTime": "not simulated yet",
-    "SoftwareOverhead": "not simulated yet",
-    "PollInterval": "not simulated yet",
-    "PollPhase": "not simulated yet",
 }
 VOLATILE = {"wall_seconds"}
 
