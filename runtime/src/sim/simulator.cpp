@@ -16,6 +16,7 @@
 #include <stdexcept>
 
 #include "ndl/runtime/app/application.h"
+#include "ndl/runtime/sim/clock_ratio.h"
 #include "ndl/runtime/net/network.h"
 #include "ndl/runtime/net/router.h"
 #include "ndl/runtime/sim/run_messages.h"
@@ -67,6 +68,7 @@ struct Simulator::State {
   Moments heldAges(int64_t c) const;
 
   SimParams params;
+  ClockRatio router_clock{params.router_frequency_hz, params.network_frequency_hz};
   TopologySummary topology;
   std::unique_ptr<Network> net_owner;
   Network& net;
@@ -85,14 +87,8 @@ struct Simulator::State {
   bool ran = false;
 };
 
-bool Simulator::State::routerTick(int64_t c) const {
-  const double fr = params.router_frequency_hz;
-  const double fl = params.network_frequency_hz;
-  if (fr <= 0 || fr >= fl) return true;
-  // A slower router acts on the link clocks in which one of its own edges falls.
-  const double ratio = fr / fl;
-  return std::floor((c + 1) * ratio) > std::floor(c * ratio);
-}
+// A slower router acts on the link clocks in which one of its own edges falls (clock_ratio.h).
+bool Simulator::State::routerTick(int64_t c) const { return router_clock.acts(c); }
 
 // Whether a network in which no flit has moved since clock `since`, at least `detect` clocks
 // before c, is stalled: nothing arrived since, nothing is still on its way, and the routers
