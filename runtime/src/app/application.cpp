@@ -64,17 +64,7 @@ void Application::advanceDue(int64_t c) {
     if (event && (!wake || events_.top().time <= wakes_.top().time)) {
       const Event e = events_.top();
       events_.pop();
-      if (!e.complete) {
-        arrive(e.node, e.src, e.tag, e.time);
-        continue;
-      }
-      std::vector<Posted::Post>& posts = posted_[e.node].posts;
-      for (size_t i = 0; i < posts.size(); ++i) {
-        if (posts[i].matched && posts[i].name == e.name) {
-          completePost(e.node, i, e.time);
-          break;
-        }
-      }
+      handle(e);
     } else if (wake) {
       const Wake w = wakes_.top();
       wakes_.pop();
@@ -94,17 +84,45 @@ void Application::issue(const AppSend& m, int64_t t) {
     sends_.push_back(m);
     return;
   }
-  const size_t n = static_cast<size_t>(m.src);
-  const int64_t out = passStages(iface_.send, send_free_.data() + n * iface_.send.size(), t, -1,
-                                 iface_.synchronizer_clocks);
-  if (m.dst == m.src) {  // the internal loop: from the send path into the receive path
-    const int64_t back =
-        passStages(iface_.receive, receive_free_.data() + n * iface_.receive.size(), out,
-                   last_send_domain_, iface_.synchronizer_clocks);
-    events_.push({back, seq_++, m.dst, m.src, m.tag, 0, false});
-    return;
+  events_.push({t, seq_++, m, 0, -1, EventKind::kEnterSend});
+}
+
+void Application::handle(const Event& e) {
+  const AppSend& m = e.msg;
+  switch (e.kind) {
+    case EventKind::kEnterSend: {
+      const size_t n = static_cast<size_t>(m.src);
+      const int64_t out = passStages(iface_.send, send_free_.data() + n * iface_.send.size(),
+                                     e.time, -1, iface_.synchronizer_clocks);
+      if (m.dst == m.src) {  // the internal loop: from the send path into the receive path
+        events_.push({out, seq_++, m, 0, last_send_domain_, EventKind::kEnterReceive});
+      } else {
+        injections_.push({nextEdge(out, period_) / period_, seq_++, m});
+      }
+      return;
+    }
+    case EventKind::kEnterReceive: {
+      const size_t n = static_cast<size_t>(m.dst);
+      const int64_t back =
+          passStages(iface_.receive, receive_free_.data() + n * iface_.receive.size(), e.time,
+                     e.from, iface_.synchronizer_clocks);
+      events_.push({back, seq_++, m, 0, 0, EventKind::kArrive});
+      return;
+    }
+    case EventKind::kArrive:
+      arrive(m.dst, m.src, m.tag, e.time);
+      return;
+    case EventKind::kComplete: {
+      std::vector<Posted::Post>& posts = posted_[m.dst].posts;
+      for (size_t i = 0; i < posts.size(); ++i) {
+        if (posts[i].matched && posts[i].name == e.name) {
+          completePost(m.dst, i, e.time);
+          return;
+        }
+      }
+      return;
+    }
   }
-  injections_.push({nextEdge(out, period_) / period_, seq_++, m});
 }
 
 void Application::advance(int32_t n, int64_t t) {
@@ -153,7 +171,8 @@ void Application::advance(int32_t n, int64_t t) {
         if ((step.names & s.pending) != 0) {
           // It goes once those receives completed; the host's costs are paid now.
           Posted& x = posted_[n];
-          x.deferred.add({step.names & s.pending, x.seq++, m}, step.names, x.posts);
+          x.deferred.add({step.names & s.pending, x.seq++, m, t + send_cost_}, step.names,
+                         x.posts);
         } else {
           issue(m, t + send_cost_);
           ++in_flight_;
@@ -191,7 +210,7 @@ void Application::advance(int32_t n, int64_t t) {
           const int64_t done = detect(t);  // the message is here: the next poll sees it
           if (done == t) continue;
           s.waiting += done - t;
-          s.hold_until = done;
+          s.hold_until = s.read_until = done;
           wakes_.push({done, n});
           return;
         }
@@ -210,7 +229,7 @@ void Application::post(int32_t n, Posted::Post p, int64_t t) {
     const int64_t done = detect(t);
     if (done == t) return;
     p.matched = true;
-    events_.push({done, seq_++, n, p.src, p.tag, p.name, true});
+    events_.push({done, seq_++, {p.src, n, 0, p.tag}, p.name, 0, EventKind::kComplete});
   }
   state_[n].pending |= uint64_t{1} << p.name;
   posted_[n].posts.push_back(std::move(p));
@@ -224,7 +243,8 @@ void Application::flushDeferred(int32_t n, int64_t t) {
   std::sort(x.ready.begin(), x.ready.end(),
             [&](uint32_t a, uint32_t b) { return x.deferred[a].seq < x.deferred[b].seq; });
   for (uint32_t slot : x.ready) {
-    issue(x.deferred[slot].send, t);
+    // Not before the host has written it (the write began as the program passed the line).
+    issue(x.deferred[slot].send, std::max(t, x.deferred[slot].written));
     ++in_flight_;
     ++sent_;
     x.deferred.release(slot);
@@ -265,10 +285,7 @@ void Application::onDelivered(int32_t dst, int32_t src, uint64_t tag, int64_t c)
     return;
   }
   // At the interface as the next clock begins, then through the receive path.
-  const int64_t back =
-      passStages(iface_.receive, receive_free_.data() + static_cast<size_t>(dst) * iface_.receive.size(),
-                 (c + 1) * period_, 0, iface_.synchronizer_clocks);
-  events_.push({back, seq_++, dst, src, tag, 0, false});
+  events_.push({(c + 1) * period_, seq_++, {src, dst, 0, tag}, 0, 0, EventKind::kEnterReceive});
 }
 
 void Application::arrive(int32_t dst, int32_t src, uint64_t tag, int64_t t) {
@@ -289,7 +306,7 @@ void Application::arrive(int32_t dst, int32_t src, uint64_t tag, int64_t t) {
         completePost(dst, i, t);
       } else {
         p.matched = true;
-        events_.push({done, seq_++, dst, src, tag, p.name, true});
+        events_.push({done, seq_++, {src, dst, 0, tag}, p.name, 0, EventKind::kComplete});
       }
       return;
     }
@@ -298,6 +315,7 @@ void Application::arrive(int32_t dst, int32_t src, uint64_t tag, int64_t t) {
     const int64_t done = detect(std::max(t, s.wait_since));
     s.waiting += done - s.wait_since;
     s.wait_src = -1;
+    s.hold_until = s.read_until = done;  // no other wake goes on before the read has ended
     wakes_.push({done, dst});
     return;
   }
@@ -393,7 +411,9 @@ void Application::report(ApplicationResult& out, int64_t end_clock) const {
     out.finish_clock[n] = s.finish;
     out.compute_clocks[n] = s.compute - std::max<int64_t>(0, s.busy_until - end_time);
     const bool waits = s.wait_src >= 0 || s.wait_names != 0;
-    out.wait_clocks[n] = s.waiting + (waits ? end_time - s.wait_since : 0);
+    // A read under way at the end was counted whole: only up to the end.
+    out.wait_clocks[n] = s.waiting + (waits ? end_time - s.wait_since : 0) -
+                         std::max<int64_t>(0, s.read_until - end_time);
     end = std::max(end, s.finish);
     if (waits) {
       ++out.waiting_nodes;
@@ -403,7 +423,7 @@ void Application::report(ApplicationResult& out, int64_t end_clock) const {
                                  s.wait_since});
         } else {  // the first of its posted receives that it waits for
           for (const Posted::Post& p : posted_.at(n).posts) {
-            if ((s.wait_names >> p.name & 1) == 0) continue;
+            if ((s.wait_names >> p.name & 1) == 0 || p.matched) continue;
             out.waiting.push_back({n, p.src, p.tag, program_->sites[p.op].line, s.wait_since});
             break;
           }

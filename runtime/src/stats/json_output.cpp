@@ -65,7 +65,7 @@ nlohmann::json application(const ApplicationResult& a, double ns) {
                       {"max", exact ? json(static_cast<double>(m.interval_max) * per_clock)
                                     : json(m.interval_max)}}
                : json()},
-        {"interval_ns", k > 0 ? json{{"count", k}, {"mean", a.nsOf(1, ns) * mean},
+        {"interval_ns", k > 0 ? json{{"count", k}, {"mean", exact ? mean / 1000.0 : mean * ns},
                                      {"min", a.nsOf(m.interval_min, ns)},
                                      {"max", a.nsOf(m.interval_max, ns)}}
                               : json()}};
@@ -80,6 +80,11 @@ nlohmann::json application(const ApplicationResult& a, double ns) {
     marks.push_back(std::move(row));
   }
   const double count = a.finish_clock.empty() ? 1.0 : static_cast<double>(a.finish_clock.size());
+  // Per node in ns: from ps divided exactly as written, from clocks as ever.
+  auto perNode = [&](int64_t total) {
+    return exact ? static_cast<double>(total) / count / 1000.0
+                 : static_cast<double>(total) / count * ns;
+  };
   json out = {{"pattern_file", a.pattern_file},
               {"complete", a.complete},
               {"completion_clock", a.complete ? a.clockOf(a.completion_clock) : int64_t{-1}},
@@ -87,8 +92,8 @@ nlohmann::json application(const ApplicationResult& a, double ns) {
               {"messages_sent", a.messages_sent},
               {"messages_delivered", a.messages_delivered},
               {"messages_dropped", a.messages_dropped},
-              {"mean_compute_ns", static_cast<double>(compute) / count * a.nsOf(1, ns)},
-              {"mean_wait_ns", static_cast<double>(wait) / count * a.nsOf(1, ns)},
+              {"mean_compute_ns", perNode(compute)},
+              {"mean_wait_ns", perNode(wait)},
               {"marks", marks},
               {"waiting", waiting},
               {"waiting_nodes", a.waiting_nodes}};

@@ -14,8 +14,10 @@ Cases: ping-pong over one link with DIMMnet-1's configuration (A) clocks (15 ns 
 edges out of step with the network's 8 ns); the same on a 4x4 mesh between corners; the
 internal loop (a node sending to itself: the send path straight into the receive path) after
 a compute gap that is no whole number of clocks; back-to-back sends that find a stage busy
-(occupancy); a barrier on 8 nodes completing; and the same ping-pong without an interface
-still counting network clocks, 2 (T + 1) per round trip.
+(occupancy); posted receives and sends after them; time order in the shared receive path, a
+send after a receive that completes during the send's write, a blocking receive while another
+read ends; a barrier on 8 nodes completing; and the same ping-pong without an interface still
+counting network clocks, 2 (T + 1) per round trip.
 Prints one line per check; exits non-zero at the first failure.
 """
 import json
@@ -285,6 +287,83 @@ check("posted receives: completed at the poll after the message or the post, the
       got == [early, late] and late_at < early + 3000000, f"{got} vs {[early, late]}")
 check("posted receives: a send after a posted receive enters the send path once it is read",
       marks(r, "back", 0)["times_ps"] == [back], f"{marks(r, 'back', 0)['times_ps']} vs {back}")
+
+# ---- time order on the node side: stages are booked as messages reach them. A message from
+# the network that reaches the interface before a looped message leaves the send path is not
+# held behind it in the shared receive path.
+order = """nodes 2
+node 0
+  compute 300nsec
+  send 0 16byte tag 2
+  recv 1 tag 1
+  mark net
+  recv 0 tag 2
+  mark loop
+node 1
+  send 0 16byte tag 1
+"""
+r = run("order", "(Topology (Mesh 2))\n" + NET + IFACE, order)
+a_node, b_node = Node(), Node()
+_, clock = b_node.send(0)
+net_at = a_node.arrive(clock + zero_load(1))
+issued = 300000 + OVERHEAD + WRITE
+out = a_node.through(SEND, a_node.send_free, issued, "host")
+loop_at = a_node.through(RECEIVE, a_node.receive_free, out, SEND[-1][0])
+t_net = a_node.seen(net_at, issued)
+want = [t_net, a_node.seen(loop_at, t_net)]
+got = [marks(r, "net", 0)["times_ps"][0], marks(r, "loop", 0)["times_ps"][0]]
+check("time order: the network's message goes through the receive path before a later loop",
+      got == want, f"{got} vs {want}")
+
+# A send `after` a posted receive that completes while the host is still writing it enters the
+# send path when the write has ended, not before.
+early = """nodes 2
+node 0
+  send 1 16byte tag 1
+  recv 1 tag 2
+  mark back
+node 1
+  recv 0 tag 1 as r
+  compute 800nsec
+  send 0 16byte tag 2 after r
+"""
+r = run("early", "(Topology (Mesh 2))\n" + NET + IFACE, early)
+a_node, b_node = Node(), Node()
+t_a, clock = a_node.send(0)
+done = b_node.seen(b_node.arrive(clock + zero_load(1)), 0)
+written = 800000 + OVERHEAD + WRITE
+out = b_node.through(SEND, b_node.send_free, max(done, written), "host")
+want = a_node.seen(a_node.arrive(edge(out, PERIOD) // PERIOD + zero_load(1)), t_a)
+check("a send after a receive completed during its write leaves once it is written",
+      done < written and marks(r, "back", 0)["times_ps"] == [want],
+      f"{marks(r, 'back', 0)['times_ps']} vs {want}")
+
+# A blocking receive whose message is here is not cut short by another receive completing
+# during its poll and read: node 1 waits for node 2's message while its posted receive of
+# node 0's earlier message completes first.
+overlap = """nodes 3
+node 0
+  send 1 16byte tag 1
+node 1
+  recv 0 tag 1 as r
+  recv 2 tag 2
+  mark got
+  wait r
+node 2
+  compute 100nsec
+  send 1 16byte tag 2
+"""
+r = run("overlap", "(Topology (Mesh 3))\n(RoutingAlgorithm DimensionOrder)\n" + NET + IFACE,
+        overlap)
+a_node, b_node, c_node = Node(), Node(), Node()
+_, c0 = a_node.send(0)
+_, c2 = c_node.send(100000)
+t1 = b_node.arrive(c0 + zero_load(1))
+t2 = b_node.arrive(c2 + zero_load(1))
+done1, done2 = b_node.seen(t1, 0), b_node.seen(t2, 0)
+check("a blocking receive ends when its own read does, not at another's",
+      t1 < t2 < done1 < done2 and marks(r, "got", 1)["times_ps"] == [done2],
+      f"{marks(r, 'got', 1)['times_ps']} vs {done2} (the other read ends at {done1})")
 
 # ---- a barrier on 8 nodes with the interface completes in exact time
 subprocess.run([NDLC, "pattern", "barrier", "--nodes", "8", "--iterations", "2", "-o",

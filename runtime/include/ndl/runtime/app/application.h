@@ -72,6 +72,7 @@ class Application {
     int64_t compute = 0;  // clocks computing, the gap under way included whole
     int64_t busy_until = 0;  // end of the last compute gap
     int64_t hold_until = 0;  // end of the host's last send or read (with an interface)
+    int64_t read_until = 0;  // end of the host's last read: waiting, counted whole at once
     int64_t waiting = 0;  // clocks waiting in receives
     int64_t wait_since = -1;
     uint64_t wait_tag = 0;
@@ -99,6 +100,7 @@ class Application {
       uint64_t names = 0;  // receives it still waits for (by name)
       uint64_t seq = 0;    // program order
       AppSend send;
+      int64_t written = 0;  // with an interface: when the host's write of it ends
     };
     std::vector<Post> posts;  // pending, in the order they were posted
     DeferredSends<Deferred> deferred;
@@ -114,16 +116,19 @@ class Application {
       return time != o.time ? time > o.time : node > o.node;
     }
   };
-  // With an interface: a message leaving a node's receive path (kArrive), or the host's read
-  // of a posted receive's message ending (kComplete, of the post named `name`).
+  // With an interface, what happens at a time on the node side: a message enters its node's
+  // send path (the host's write ended) or receive path (from the network's edge, or from the
+  // send path in the internal loop), leaves the receive path, or the host's read of a posted
+  // receive's message ends (of the post named `name`). Stages are booked as messages enter
+  // them, in time order, so a message never queues behind one that comes later.
+  enum class EventKind : uint8_t { kEnterSend, kEnterReceive, kArrive, kComplete };
   struct Event {
     int64_t time;
     uint64_t seq;  // the order events were made: ties go first come, first served
-    int32_t node;
-    int32_t src;
-    uint64_t tag;
+    AppSend msg;
     uint32_t name;
-    bool complete;
+    int32_t from;  // kEnterReceive: the domain it comes from
+    EventKind kind;
     bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
   };
   // With an interface: a message through its send path, injected when clock `clock` begins.
@@ -147,8 +152,9 @@ class Application {
   void mark(int32_t n, uint32_t label, uint32_t op, int64_t t);
   void post(int32_t n, Posted::Post p, int64_t t);
   void flushDeferred(int32_t n, int64_t t);
-  // The message of a send the program made at time t (after its host costs) goes on its way.
+  // The message of a send goes on its way, its host's write ending at time t.
   void issue(const AppSend& m, int64_t t);
+  void handle(const Event& e);
   // A message is at node dst's host side at time t (it left the receive path).
   void arrive(int32_t dst, int32_t src, uint64_t tag, int64_t t);
   void completePost(int32_t n, size_t i, int64_t t);
