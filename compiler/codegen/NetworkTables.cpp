@@ -247,6 +247,7 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
     i[NDL_P_SoftwareOverheadPs] = f.overhead_ps;
     i[NDL_P_PollIntervalPs] = f.poll_interval_ps;
     i[NDL_P_PollPhasePs] = f.poll_phase_ps;
+    i[NDL_P_InterfaceLoopback] = f.external_loop ? 1 : 0;
     t.str[NDL_P_InterfaceName] = p.interface->name;
     for (const std::vector<rt::InterfaceStage>* path : {&f.send, &f.receive}) {
       for (const rt::InterfaceStage& s : *path)

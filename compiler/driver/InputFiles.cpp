@@ -55,6 +55,12 @@ rt::PatternLimits limitsOf(const FrontEndResult& result) {
   // As the simulator converts a trace's times (its network_frequency_hz, the same double).
   limits.network_hz = p.networkHz.toDouble();
   limits.loopback = p.interface.has_value();
+  limits.external_loop = p.interface && p.interface->externalLoop;
+  if (limits.external_loop) {
+    const elab::Graph& g = result.network->graph;
+    for (elab::NodeId r = 0; r < g.nodeCount; ++r)
+      limits.loop_nodes.insert(limits.loop_nodes.end(), g.endpointsAt(r), g.selfLinked(r) ? 1 : 0);
+  }
   return limits;
 }
 

@@ -189,7 +189,11 @@ void checkDeadlock(FrontEndResult& result, DiagnosticEngine& diags, elab::Evalua
     diags.report(DiagKind::RoutingError, site,
                  fmt::format("routing {} fails on {}: {}", routing.name, params.topology.text,
                              e.message))
-        .withHint("every route must reach its destination through existing ports")
+        .withHint(e.src == e.dst
+                      ? "under (Loopback External) a node's message to itself is routed at its "
+                        "source: the routing takes the link back to the node there, e.g. (if "
+                        "(and (injected) (= current dest)) (port 1 1) ...) (docs/interfaces.md)"
+                      : "every route must reach its destination through existing ports")
         .note(routing.nameRange, "routing defined here");
     return;
   }

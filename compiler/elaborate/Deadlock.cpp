@@ -268,7 +268,7 @@ class Builder {
          ++first) {
       const NodeId last = fns_.readsSource ? first : g_.nodeCount - 1;
       for (NodeId s = first; s <= last && out_.errors.empty(); ++s) {
-        if (s == d || !g_.terminal(s)) continue;
+        if ((s == d && !(fns_.selfRoutes && g_.selfLinked(d))) || !g_.terminal(s)) continue;
         const Hop in{kNoChannel, 0};
         if (!initialStates(fns_, s, d, initials_)) {
           tooManyInitials(s, d);

@@ -571,6 +571,7 @@ std::optional<Network> elaborate(const sema::CheckedProgram& program, Evaluator&
   }
   TopologyBuilder builder;
   builder.linkHz = p.networkHz;
+  builder.selfLinks = p.interface.has_value();
   evaluator.setBuilder(&builder);
   std::optional<Value> done = evaluator.call(p.topology.def, args, site);
   evaluator.setBuilder(nullptr);
@@ -590,7 +591,7 @@ std::optional<Network> elaborate(const sema::CheckedProgram& program, Evaluator&
   net.graph = builder.finish(p.topology.text);
 
   bool bad = false;
-  for (const GraphProblem& problem : checkGraph(net.graph)) {
+  for (const GraphProblem& problem : checkGraph(net.graph, 16, builder.selfLinks)) {
     if (problem.kind == GraphProblemKind::kMalformed)
       throw InternalError("elaboration built a malformed graph: " + problem.message);
     diags.report(problemKind(problem.kind), site, problem.message)
@@ -598,6 +599,23 @@ std::optional<Network> elaborate(const sema::CheckedProgram& program, Evaluator&
     bad = true;
   }
   if (bad) return std::nullopt;
+  if (p.interface && p.interface->externalLoop) {
+    bool any = false;
+    for (NodeId r = 0; r < net.graph.nodeCount && !any; ++r)
+      any = net.graph.terminal(r) && net.graph.selfLinked(r);
+    if (!any) {
+      diags.report(DiagKind::BadInterface, p.interface->loopbackRange,
+                   fmt::format("(Loopback External) sends a node's message to itself out by a "
+                               "link from its router back to the same router, and no router "
+                               "with endpoints in {} has one",
+                               net.graph.name))
+          .withHint("cable one in the topology, (UnidirectionalLink r r) for router r (docs/interfaces.md, "
+                    "\"The external loop\"), or loop inside the interface: (Loopback Internal)")
+          .note(site, "the topology");
+      return std::nullopt;
+    }
+    net.externalLoop = true;
+  }
   if (net.graph.endpointCount() == 0) {
     diags.report(DiagKind::NoEndpoints, site,
                  fmt::format("{} has no endpoints: every router is a switch, so no traffic "
@@ -859,7 +877,9 @@ RouteFunctions routeFunctions(const Network& network, const sema::DefinitionTabl
   constexpr NodeId kTraceEverywhereUpTo = 256;
   fns.translationInvariant = network.graph.nodeCount > kTraceEverywhereUpTo &&
                              !network.graph.representatives.empty() && defs.defs[def].hasRoute &&
-                             usedClasses <= 1 && !fns.readsSource && !fns.hasHeader;
+                             usedClasses <= 1 && !fns.readsSource && !fns.hasHeader &&
+                             !network.externalLoop;
+  fns.selfRoutes = network.externalLoop;
   fns.work = [&evaluator] { return evaluator.work(); };
   if (routing->hops && !routing->hopsNominal) {
     fns.declaredHops = [routing, def, &evaluator, &failed](NodeId src,

@@ -24,6 +24,9 @@ struct VcClasses {
 
 struct Network {
   Graph graph;
+  // (Loopback External): a node's message to itself enters the network and its routing takes
+  // it by a link back to its own router; the analyses trace those routes too.
+  bool externalLoop = false;
   std::optional<uint32_t> routingDef;  // the chosen routing, explicit or the topology's own
   VcClasses networkClasses;            // at every network input port
   VcClasses injectionClasses;          // at the PE's injection port

@@ -691,17 +691,9 @@ int64_t Evaluator::linkDelayClocks(const Expr& at, const Value& v, const Topolog
     if (!c || !b.linkHz.num())
       throw EvalError{at.range, "a link's delay given as a time needs the NetworkFrequency",
                       DiagKind::BadLink, "give it in link clocks, (Delay 10)"};
-    if (!c->isInteger()) {
-      const std::optional<Rational> ns = Rational(1'000'000'000).div(b.linkHz);
-      throw EvalError{at.range,
-                      fmt::format("this delay is {} link clocks: a link's delay is a whole "
-                                  "number of them (a link clock is {} ns)",
-                                  c->str(), ns ? ns->str() : "?"),
-                      DiagKind::BadLink,
-                      "give the delay in link clocks, (Delay 10), or as a multiple of the "
-                      "clock period"};
-    }
-    clocks = c->num();
+    // Exact: the flit is at the far end d after it left, and the router there, on the link
+    // clock's edges, takes it at the first edge at or after (docs/topologies.md).
+    clocks = c->ceil();
   }
   if (clocks < 1 || clocks > sema::kMaxLinkDelayClocks)
     throw EvalError{at.range,
@@ -801,9 +793,11 @@ void Evaluator::exec(const Expr& e, Value* frame) {
                                     a, z, bad, n - 1),
                         DiagKind::BadLink, "check the arithmetic of the endpoints, e.g. a missing mod"};
       }
-      if (a == z)
+      if (a == z && !b.selfLinks)
         throw EvalError{e.range, fmt::format("link from node {} to itself", a), DiagKind::SelfLink,
-                        "a link joins two different nodes; a node reaches its own PE without one"};
+                        "a link joins two different nodes; a node reaches its own endpoints "
+                        "without one (a cable back to the same node, a network interface's "
+                        "external loop, needs an (Interface ...): docs/interfaces.md)"};
       bool both = e.op == Op::StmtLink;
       int64_t d = positional > 2 ? num(2)
                                  : b.freeDimension(static_cast<NodeId>(a), static_cast<NodeId>(z), both);

@@ -94,6 +94,13 @@ struct Graph {
     return kNoChannel;
   }
 
+  // Whether a channel leaves node n and comes back into it (an interface's external loop).
+  bool selfLinked(NodeId n) const {
+    for (ChannelId c = outStart[n]; c < outStart[n + 1]; ++c)
+      if (channels[c].dst == n) return true;
+    return false;
+  }
+
   // "x+", "r1.u-": the name of a channel's output port.
   std::string portName(ChannelId c) const {
     const Channel& ch = channels[c];

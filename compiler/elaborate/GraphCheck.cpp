@@ -88,7 +88,7 @@ std::vector<uint8_t> reach(NodeId n, NodeId root, const std::vector<uint32_t>& s
 
 }  // namespace
 
-std::vector<GraphProblem> checkGraph(const Graph& g, uint32_t maxPerKind) {
+std::vector<GraphProblem> checkGraph(const Graph& g, uint32_t maxPerKind, bool selfLinks) {
   if (std::string why = malformation(g); !why.empty())
     return {{GraphProblemKind::kMalformed, 0, "malformed network graph: " + why}};
   ProblemList problems(maxPerKind);
@@ -99,7 +99,7 @@ std::vector<GraphProblem> checkGraph(const Graph& g, uint32_t maxPerKind) {
     const Channel& ch = g.channels[c];
     ++inDegree[ch.dst];
     // A bidirectional self-link is two channels; report it once.
-    if (ch.src == ch.dst && (ch.reverse == kNoChannel || ch.reverse >= c))
+    if (ch.src == ch.dst && !selfLinks && (ch.reverse == kNoChannel || ch.reverse >= c))
       problems.add(GraphProblemKind::kSelfLink, ch.src,
                    fmt::format("node {} is linked to itself (port {})", ch.src, g.portName(c)));
   }

@@ -37,7 +37,9 @@ struct GraphProblem {
 // Connectivity is strong connectivity, since channels are directed, and
 // is reported once, for the first node that fails, ignoring isolated nodes
 // (already reported). A malformed graph is reported alone: nothing else can
-// be checked on it.
-std::vector<GraphProblem> checkGraph(const Graph& graph, uint32_t maxPerKind = 16);
+// be checked on it. `selfLinks`: a channel from a node to itself is allowed (a network
+// interface's external loop).
+std::vector<GraphProblem> checkGraph(const Graph& graph, uint32_t maxPerKind = 16,
+                                     bool selfLinks = false);
 
 }  // namespace ndl::elab

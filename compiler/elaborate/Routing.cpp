@@ -244,6 +244,23 @@ RoutingStats routingHops(const Graph& g, const RouteFunctions& fns, const Limits
       }
     }
   }
+  // The external loops: every node with a link back to itself, routed to itself. They are no
+  // pair of distinct nodes, so they stay out of the hop statistics, but a loop the routing
+  // cannot take is an error like any other route's.
+  if (fns.selfRoutes) {
+    std::vector<InitialState> loopInitials;
+    for (NodeId r = 0; r < n && s.errors.size() < limits.maxErrors; ++r) {
+      if (!g.terminal(r) || !g.selfLinked(r)) continue;
+      initialStates(fns, r, r, loopInitials);  // at most kMaxInitialStates, as for any pair
+      for (const InitialState& init : loopInitials) {
+        auto err = traceRoute(g, fns, r, r, hopLimit, [](Hop) {}, &init.state);
+        if (err) {
+          s.errors.push_back(std::move(*err));
+          break;
+        }
+      }
+    }
+  }
   if (!s.errors.empty()) {
     s.status = AnalysisStatus::kRouteErrors;
     s.message = s.errors.front().message;

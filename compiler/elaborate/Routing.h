@@ -87,6 +87,10 @@ struct RouteFunctions {
   // The routing's (Hops e) for a pair, when it declares one: the trace compares every route
   // with it (RoutingStats::hopsDiffer). Empty: nothing to compare.
   std::function<std::optional<int64_t>(NodeId src, NodeId dst)> declaredHops;
+  // (Loopback External): a packet from a node with a link back to itself to itself enters the
+  // network, and the routing is asked at its source (Graph::selfLinked): the analyses trace
+  // those routes and their dependencies too. They are left out of the hop statistics.
+  bool selfRoutes = false;
 };
 
 // Bounds an analysis's routing calls by the evaluation steps they spend
@@ -190,7 +194,9 @@ std::optional<RouteError> traceRoute(const Graph& graph, const RouteFunctions& f
   uint32_t hops = 0;
   Hop in{kNoChannel, 0};
   std::vector<Hop> out;
-  while (cur != dst) {
+  // A route from a node to itself (an external loop, RouteFunctions::selfRoutes) makes at least
+  // one hop: the packet ejects only once it comes in over a link.
+  while (cur != dst || (hops == 0 && src == dst)) {
     if (hops >= hopLimit)
       return makeRouteError(graph, RouteErrorKind::kHopLimit, src, dst, cur, hops, kNoChannel);
     if (auto err = routeCandidates(graph, fns, src, dst, cur, in, hops, 0, state, out)) return err;

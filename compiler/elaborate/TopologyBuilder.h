@@ -53,6 +53,7 @@ class TopologyBuilder {
   std::optional<int64_t> bisection;
   std::string defaultRouting;
   Rational linkHz;  // the network (link) clock, for (Delay t) given as a time
+  bool selfLinks = false;  // an Interface is declared: a link may loop back (its external loop)
 
   // Sorts the channels by source into the Graph's compact form.
   Graph finish(std::string name);

@@ -44,6 +44,7 @@ std::string_view enumTypeOf(ValueKind kind) {
     case ValueKind::Measurement: return "Measurement";
     case ValueKind::VcAllocation: return "VcAllocation";
     case ValueKind::MispredictionCheck: return "MispredictionCheck";
+    case ValueKind::Loopback: return "Loopback";
     case ValueKind::Selection: return "Selection";
     case ValueKind::Traffic: return "Traffic";
     case ValueKind::Injection: return "InjectionProcess";

@@ -18,6 +18,7 @@ enum class ValueKind : uint8_t {
   Measurement,       // enum
   VcAllocation,      // enum
   MispredictionCheck,  // enum
+  Loopback,          // enum
   Selection,         // enum
   Traffic,           // enum, or (HotSpot ratio (Nodes ...))
   Injection,         // enum, or (OnOff (Burst t) (Duty r))

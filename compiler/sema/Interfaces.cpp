@@ -45,6 +45,10 @@ class InterfaceReader {
     for (const Node* d : v_.clockDomains) domain(*d, spec);
     interfaceForm(*form, spec);
     hostCosts(spec);
+    if (v_.ok(FormId::Loopback)) {
+      spec.externalLoop = v_[FormId::Loopback].enumValue == EnumId::Loopback_External;
+      if (v_.given(FormId::Loopback)) spec.loopbackRange = v_[FormId::Loopback].form->children[1].range;
+    }
     if (!v_.given(FormId::NetworkFrequency)) {
       fail(DiagKind::MissingForm, form->children[0].range,
            "an Interface times its stages against the network's clock, and this program gives "
@@ -84,6 +88,13 @@ class InterfaceReader {
            fmt::format("{} is a host cost a send or receive pays through its network interface, "
                        "and this program declares no Interface",
                        formInfo(id).name))
+          .withHint(fmt::format("declare one (docs/interfaces.md): {}", kInterfaceExample));
+    }
+    if (v_.given(FormId::Loopback)) {
+      // Without an interface a node cannot send to itself at all (pattern-node).
+      fail(DiagKind::MissingForm, v_[FormId::Loopback].form->children[0].range,
+           "Loopback says how a node's message to itself passes its network interface, and "
+           "this program declares no Interface")
           .withHint(fmt::format("declare one (docs/interfaces.md): {}", kInterfaceExample));
     }
   }
@@ -503,6 +514,7 @@ rt::InterfaceTiming interfaceTiming(const InterfaceSpec& spec) {
   t.overhead_ps = spec.softwareOverheadPs;
   t.poll_interval_ps = spec.pollIntervalPs;
   t.poll_phase_ps = spec.pollPhasePs;
+  t.external_loop = spec.externalLoop;
   return t;
 }
 

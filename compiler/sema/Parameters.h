@@ -115,6 +115,10 @@ struct InterfaceSpec {
   int64_t synchronizerClocks = 0;
   int64_t hostWritePs = 0, hostReadPs = 0, softwareOverheadPs = 0;
   int64_t pollIntervalPs = 0, pollPhasePs = 0;
+  // (Loopback External): a node's message to itself leaves by a link from its router back to
+  // that router (a self-link), not from the send path into the receive path.
+  bool externalLoop = false;
+  SourceRange loopbackRange;  // the form's value, when given
 };
 
 struct Parameters {

@@ -568,15 +568,18 @@ class Resolver {
   }
 
   // Converts a time to whole clocks of `hz`, rounding up with a warning when
-  // it is not exact.
-  int64_t toClocks(FormId id, const Quantity& q, const Rational& hz, std::string_view domain) {
+  // it is not exact. `flight`: the time a flit or credit is on a wire, which is exact: it is
+  // there at t + d and the receiving logic, on the edges of `hz`, takes it at the first edge at
+  // or after, ceil(d / T) clocks later. Nothing is rounded away, so nothing is warned of.
+  int64_t toClocks(FormId id, const Quantity& q, const Rational& hz, std::string_view domain,
+                   bool flight = false) {
     if (q.unit->base == UnitBase::Clocks) return q.value.num();
     std::optional<Rational> c = q.value.mul(hz);
     if (!c) {
       error(DiagKind::NumberOverflow, id, fmt::format("{} is too long to count in clocks", name(id)));
       return 0;
     }
-    if (!c->isInteger()) {
+    if (!c->isInteger() && !flight) {
       diags_.report(DiagKind::InexactClocks, valueRange(id),
                     fmt::format("{} {} is {} clocks at the {} {}Hz; rounded up to {} clock{}",
                                 name(id), valueText(id), c->str(), domain,
@@ -615,9 +618,12 @@ class Resolver {
       return ok(id) ? toClocks(id, v_[id].quantity, hz, domain) : fallback;
     };
     p_.routerDelayClocks = convert(FormId::NodeHardwareDelay, p_.routerHz, routerClock, 1);
-    p_.linkDelayClocks = convert(FormId::LinkDelay, p_.networkHz, "network clock", 1);
-    p_.creditDelayClocks =
-        convert(FormId::CreditDelay, p_.networkHz, "network clock", p_.linkDelayClocks);
+    auto flight = [&](FormId id, int64_t fallback) {
+      return ok(id) ? toClocks(id, v_[id].quantity, p_.networkHz, "network clock", true)
+                    : fallback;
+    };
+    p_.linkDelayClocks = flight(FormId::LinkDelay, 1);
+    p_.creditDelayClocks = flight(FormId::CreditDelay, p_.linkDelayClocks);
     p_.deadlockTimeoutClocks = convert(FormId::DeadlockTimeout, p_.routerHz, routerClock, 1000);
     p_.recoveryTimeoutClocks = convert(FormId::RecoveryTimeout, p_.routerHz, routerClock, 32);
     p_.sampleIntervalClocks = convert(FormId::SimulationInterval, p_.networkHz, "network clock", 1000);

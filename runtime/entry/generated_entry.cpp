@@ -201,6 +201,7 @@ ndl::rt::SimParams makeParams(const ndl::rt::AbiValues& values) {
     f.overhead_ps = i[NDL_P_SoftwareOverheadPs];
     f.poll_interval_ps = i[NDL_P_PollIntervalPs];
     f.poll_phase_ps = i[NDL_P_PollPhasePs];
+    f.external_loop = i[NDL_P_InterfaceLoopback] != 0;
     const int64_t sends = i[NDL_P_InterfaceSendStages];
     for (int64_t k = 0; k < sends + i[NDL_P_InterfaceReceiveStages]; ++k) {
       const int64_t* row = &ndl_interface_stages[k * NDL_INTERFACE_STAGE_FIELDS];

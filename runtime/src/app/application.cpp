@@ -94,7 +94,7 @@ void Application::handle(const Event& e) {
       const size_t n = static_cast<size_t>(m.src);
       const int64_t out = passStages(iface_.send, send_free_.data() + n * iface_.send.size(),
                                      e.time, -1, iface_.synchronizer_clocks);
-      if (m.dst == m.src) {  // the internal loop: from the send path into the receive path
+      if (m.dst == m.src && !iface_.external_loop) {  // the internal loop: send path to receive path
         events_.push({out, seq_++, m, 0, last_send_domain_, EventKind::kEnterReceive});
       } else {
         injections_.push({nextEdge(out, period_) / period_, seq_++, m});

@@ -391,6 +391,17 @@ class Reader : public lines::LineReader {
                 "declare an (Interface ...) (docs/interfaces.md), or name another node");
           return std::nullopt;
         }
+        if (other == n && send && limits_.external_loop &&
+            (static_cast<size_t>(n) >= limits_.loop_nodes.size() || !limits_.loop_nodes[n])) {
+          error(PatternErrorKind::kNode, tokens_[1],
+                fmt::format("node {} sends to itself, and under (Loopback External) that "
+                            "message leaves by a link from its router back to the same router; "
+                            "node {}'s router has none",
+                            n, n),
+                "add one to the topology, (UnidirectionalLink r r) for router r, or loop it inside the "
+                "interface with (Loopback Internal)");
+          return std::nullopt;
+        }
         return PatternOp::make(send ? PatternOpKind::kSend : PatternOpKind::kRecv,
                                send ? bits : posted, other, t);
       });

@@ -85,7 +85,7 @@ void Network::predictHead(int32_t r, uint32_t gv, InputVc& v, uint32_t since, ui
   ++pr.counters.predictions[kind];
   s.outcome = 1;
   bool hit = false;
-  if (p.dst == r) {
+  if (ejectsAt(p, r, v.port, deg)) {
     hit = code == kEjectionCode;
   } else if (predicted >= 0) {
     // The hint-bit check: the predicted port among the routing's candidates for this header.
@@ -148,7 +148,7 @@ void Network::lostReservation(int32_t r, uint32_t gv, InputVc& v, const PacketSt
   v.state = VcState::kRouting;
   const Packet& p = store.packets[frontPacket(gv)];
   // kRouting then moves it to kVcAlloc, or to its ejection
-  v.out_port = p.dst == r ? static_cast<uint8_t>(deg + p.dst_local) : uint8_t{0xff};
+  v.out_port = ejectsAt(p, r, v.port, deg) ? static_cast<uint8_t>(deg + p.dst_local) : uint8_t{0xff};
   v.flags &= static_cast<uint8_t>(
       ~(InputVc::kPredicted | InputVc::kBlocked | InputVc::kToPredicted));
 }
@@ -191,7 +191,8 @@ void Network::startPredictedMove(int32_t r, uint32_t gv, InputVc& v, PacketStore
   const int32_t deg = router_[r].degree();
   ++pr.counters.mispredicted[v.port >= deg ? 1 : 0];
   v.ready += static_cast<uint32_t>(header_delay_ - pr.header_delay);
-  v.spare = original.dst == r ? static_cast<uint8_t>(deg + original.dst_local) : uint8_t{0xff};
+  v.spare = ejectsAt(original, r, v.port, deg) ? static_cast<uint8_t>(deg + original.dst_local)
+                                                : uint8_t{0xff};
 }
 
 // A flit of the copy: it crosses the link as any flit does, but stays in the buffer, and no

@@ -144,6 +144,8 @@ int runMain(int argc, char** argv, NetworkDesc desc, const ParamTables* tables,
                     params.buffer_flits);
   file_limits.network_hz = params.network_frequency_hz;  // a trace's times in clocks
   file_limits.loopback = params.interface.present();
+  file_limits.external_loop = params.interface.external_loop;
+  if (file_limits.external_loop) file_limits.loop_nodes = loopEndpoints(desc);
   if (!params.trace_file.empty()) {
     std::vector<PatternError> errors;
     std::optional<std::vector<ScriptedMessage>> trace =

@@ -242,6 +242,7 @@ nlohmann::json toJson(const SimParams& p) {
     out["SoftwareOverhead_ps"] = f.overhead_ps;
     out["PollInterval_ps"] = f.poll_interval_ps;
     out["PollPhase_ps"] = f.poll_phase_ps;
+    out["Loopback"] = f.external_loop ? "External" : "Internal";
   }
   // Likewise only with a trace: its path and its count of messages.
   if (!p.trace_file.empty()) {

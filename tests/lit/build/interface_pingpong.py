@@ -13,7 +13,8 @@ documentation, to the picosecond:
 Cases: ping-pong over one link with DIMMnet-1's configuration (A) clocks (15 ns and 16 ns,
 edges out of step with the network's 8 ns); the same on a 4x4 mesh between corners; the
 internal loop (a node sending to itself: the send path straight into the receive path) after
-a compute gap that is no whole number of clocks; back-to-back sends that find a stage busy
+a compute gap that is no whole number of clocks; the external loop (Loopback External: out by a
+cable from the node's router back to itself, a hop of the cable's delay); back-to-back sends that find a stage busy
 (occupancy); posted receives and sends after them; time order in the shared receive path, a
 send after a receive that completes during the send's write, a blocking receive while another
 read ends; a barrier on 8 nodes completing; and the same ping-pong without an interface still
@@ -220,6 +221,27 @@ for _ in range(3):
 got = marks(r, "loop", 0)["times_ps"]
 check("internal loop: send path into receive path, no network, to the picosecond",
       got == want and r["packets"]["created"] == 0, f"{got} vs {want}")
+
+# ---- the external loop: (Loopback External), a cable from node 0's router back to itself.
+# The same messages leave by the send path into the network, take the cable (one hop, its
+# delay 3 clocks) and come back in by the receive path.
+CABLED = """(define-topology (Cabled) (Nodes 2) (Link 0 1 0) (UnidirectionalLink 0 0 1 (Delay 3)))
+(define-routing (TakeTheCable)
+  (if (and (injected) (= current dest)) (port 1 1) (port 0 (if (< current dest) 1 -1))))
+(Topology (Cabled))
+(RoutingAlgorithm TakeTheCable)
+(Loopback External)
+"""
+r = run("external", CABLED + NET + IFACE, loop)
+n, t, want = Node(), 1001, [1001]
+for _ in range(3):
+    issued, clock = n.send(t)
+    t = n.seen(n.arrive(clock + zero_load(1, link=3)), issued)
+    want.append(t)
+got = marks(r, "loop", 0)["times_ps"]
+check("external loop: send path, the cable (one hop of 3 clocks), receive path, to the picosecond",
+      got == want and r["packets"]["created"] == 3 and r["hops"]["mean"] == 1
+      and r["config"]["Loopback"] == "External", f"{got} vs {want}")
 
 # ---- back-to-back sends without host costs: the header TLB takes a message every DIMM
 # clock, but the host-write stage and the send SWIF hold each for 3 and 4 clocks, so the

@@ -3,7 +3,9 @@
 - Ping-pong between the two ends of a link: each round trip takes exactly twice the
   link's extra clocks more than over a link of LinkDelay (zero load, cut-through model of
   docs/runtime.md 2.2: a hop's link term is that link's delay), whether the delay is given in
-  clocks or as a time that is a whole number of them.
+  clocks or as a time. A time is exact: a flit sent at an edge is at the far end that much
+  later and is taken at the next edge there, so 95 ns on a 10 ns clock is 10 clocks, with no
+  rounding warning; the same for the program's LinkDelay.
 - Credits come back over the same wire: a saturated stream over a 20-clock link with 8-flit
   buffers moves 8 flits per credit loop of 2 x 20 clocks and the routers' R, where with
   LinkDelay 20 and CreditDelay 1 the loop is 21 + R; in a network whose links' credits take
@@ -58,7 +60,7 @@ subprocess.run([NDLC, "pattern", "pingpong", "--nodes", "3", "--from", "0", "--t
 pattern = '(CommunicationPatternFile "pp.cpf")\n'
 plain = run("plain", line(None) + pattern)
 for name, delay in (("clocks", "(Delay 10)"), ("clock-unit", "(Delay 10clock)"),
-                    ("time", "(Delay 100nsec)")):
+                    ("time", "(Delay 100nsec)"), ("time-between-edges", "(Delay 95nsec)")):
     r = run(name, line(delay) + pattern)
     extra = r["application"]["completion_clock"] - plain["application"]["completion_clock"]
     check(f"ping-pong over a link of {delay}: each round trip 2 x 9 clocks longer",
@@ -66,6 +68,18 @@ for name, delay in (("clocks", "(Delay 10)"), ("clock-unit", "(Delay 10clock)"),
           f"{extra} clocks more over {rounds} round trips")
     check(f"one-way latency over {delay} is 9 clocks more",
           r["latency_cycles"]["message"]["max"] == plain["latency_cycles"]["message"]["max"] + 9)
+
+# LinkDelay as a time between two edges: taken at the next edge, as a link's own delay is, and
+# not warned of (nothing is rounded away).
+between = line(None) + "(LinkDelay 95nsec)\n"
+(OUT / "between.ndl").write_text(between + pattern)
+chk = subprocess.run([NDLC, "check", str(OUT / "between.ndl")], capture_output=True, text=True)
+check("LinkDelay 95nsec at 100 MHz checks without a warning",
+      chk.returncode == 0 and "warning" not in chk.stdout + chk.stderr, chk.stdout + chk.stderr)
+r = run("linkdelay-between", between + pattern)
+extra = r["application"]["completion_clock"] - plain["application"]["completion_clock"]
+check("LinkDelay 95nsec: both links take 10 clocks, each round trip 4 x 9 clocks longer",
+      r["application"]["complete"] and extra == rounds * 4 * 9, f"{extra} clocks more")
 
 # Saturated streams both ways over one long link.
 stream = """(Topology (Nodes 2) (Link 0 1 {delay}))

@@ -25,6 +25,10 @@ struct InterfaceTiming {
   std::vector<InterfaceStage> send, receive;
   int64_t host_write_ps = 0, host_read_ps = 0, overhead_ps = 0;
   int64_t poll_interval_ps = 0, poll_phase_ps = 0;
+  // (Loopback External): a node's message to itself is a packet in the network, which leaves
+  // by a link from its router back to that router; else it passes from the send path into
+  // the receive path (the internal loop).
+  bool external_loop = false;
 
   bool present() const { return network_period_ps > 0; }
 };

@@ -106,6 +106,10 @@ struct PatternLimits {
   double network_hz = 0;
   // An interface is declared: a node may send to itself (the internal loop, docs/interfaces.md).
   bool loopback = false;
+  // (Loopback External): such a message leaves by a link from the node's router back to it, and
+  // only the nodes marked here (1 per node) have one.
+  bool external_loop = false;
+  std::vector<uint8_t> loop_nodes;
 };
 
 // The largest message a network carries: under (NetworkPacketSize Message) one packet of at

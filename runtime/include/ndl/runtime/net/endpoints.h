@@ -56,4 +56,18 @@ class EndpointLayout {
   std::vector<int32_t> router_of_;  // per endpoint; empty when oneEach()
 };
 
+// 1 for each endpoint whose router has a link back to itself (an interface's external loop).
+inline std::vector<uint8_t> loopEndpoints(const NetworkDesc& desc) {
+  const EndpointLayout layout(desc);
+  std::vector<uint8_t> out(static_cast<size_t>(layout.endpoints()), 0);
+  for (int32_t r = 0; r < layout.routers(); ++r) {
+    bool loop = false;
+    for (const PortDesc& port : desc.nodes[static_cast<size_t>(r)].ports)
+      loop = loop || (port.peer_node == r && port.direction != LinkDirection::kInOnly);
+    for (int32_t k = 0; loop && k < layout.at(r); ++k)
+      out[static_cast<size_t>(layout.first(r) + k)] = 1;
+  }
+  return out;
+}
+
 }  // namespace ndl::rt

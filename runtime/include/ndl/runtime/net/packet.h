@@ -52,6 +52,14 @@ struct Packet {
 
 static_assert(sizeof(Packet) == 40, "packets stay 40 bytes: the endpoint fields use padding");
 
+// Whether a header at router r that came in by port `in_port` (below `deg`: a link; else an
+// injection port) ejects there. A packet from an endpoint to itself (an interface's external
+// loop, docs/interfaces.md) is routed at its source like any other: it leaves by the link its
+// routing takes back to this router and ejects when it comes in again.
+inline bool ejectsAt(const Packet& p, int32_t r, int32_t in_port, int32_t deg) {
+  return p.dst == r && (in_port < deg || p.src_local != p.dst_local);
+}
+
 // A pool of records with reuse of freed ids. Growth happens only when more records are live
 // than ever before, so a steady-state run does not allocate.
 template <typename T>

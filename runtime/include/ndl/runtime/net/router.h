@@ -151,7 +151,7 @@ NDL_HOT void Network::routeHead(int32_t r, uint32_t gv, InputVc& v, uint32_t sin
   p.hops = static_cast<uint16_t>(p.hops + (v.port < deg));
   // Ejecting: the port of endpoint dst_local (its output VC, the sentinel, is set as the
   // header's delay ends: only ejecting heads pay for it).
-  v.out_port = p.dst == r ? static_cast<uint8_t>(deg + p.dst_local) : uint8_t{0xff};
+  v.out_port = ejectsAt(p, r, v.port, deg) ? static_cast<uint8_t>(deg + p.dst_local) : uint8_t{0xff};
   v.ready = since + static_cast<uint32_t>(header_delay_);
   v.state = VcState::kRouting;
   if (mayPredict() && predict_) [[unlikely]] predictHead(r, gv, v, since, now, p);

@@ -48,7 +48,7 @@
   X(InterfacePeriodPs) /* the network's period in ps with an (Interface ...); 0 without */    \
   X(InterfaceSendStages) X(InterfaceReceiveStages) /* ndl_interface_stages' rows, send first */ \
   X(SynchronizerClocks) X(HostWritePs) X(HostReadPs) X(SoftwareOverheadPs) X(PollIntervalPs) \
-  X(PollPhasePs)
+  X(PollPhasePs) X(InterfaceLoopback) /* 0 Internal, 1 External */
 
 // Real parameters: ndl_params_f64[NDL_P_<Name>].
 #define NDL_ABI_F64_PARAMS(X) \
