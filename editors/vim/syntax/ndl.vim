@@ -47,11 +47,11 @@ let s:forms = ['Topology', 'FlowControlMethod', 'NetworkChannelWidth',
       \ 'TrafficPattern', 'OfferedLoad', 'TrafficClass', 'InjectionProcess',
       \ 'RouterPipeline', 'Predictor', 'PredictivePath', 'MispredictionCheck',
       \ 'PredictorLatency', 'ClockDomain', 'Interface', 'HostWriteTime',
-      \ 'HostReadTime', 'SoftwareOverhead', 'PollInterval', 'PollPhase',
-      \ 'RouterFrequency', 'LinkDelay', 'CreditDelay', 'Seed', 'Measurement',
-      \ 'WarmupMessages', 'MeasuredMessages', 'SimulationTime', 'ReportPairs',
-      \ 'Sweep', 'import', 'override', 'Nodes', 'Link', 'UnidirectionalLink',
-      \ 'Endpoints', 'Concentration', 'Groups']
+      \ 'HostReadTime', 'SoftwareOverhead', 'PollInterval', 'Loopback',
+      \ 'PollPhase', 'RouterFrequency', 'LinkDelay', 'CreditDelay', 'Seed',
+      \ 'Measurement', 'WarmupMessages', 'MeasuredMessages', 'SimulationTime',
+      \ 'ReportPairs', 'Sweep', 'import', 'override', 'Nodes', 'Link',
+      \ 'UnidirectionalLink', 'Endpoints', 'Concentration', 'Groups']
 " END GENERATED forms
 " BEGIN GENERATED enums (editors/sync_names.py --write)
 let s:enums = ['StoreAndForward', 'Wormhole', 'VirtualCutThrough',
@@ -62,14 +62,15 @@ let s:enums = ['StoreAndForward', 'Wormhole', 'VirtualCutThrough',
       \ 'DragonflyMinimal', 'DragonflyValiant', 'DragonflyUgal',
       \ 'DragonflyUgalG', 'FlatFlyMinimal', 'FlatFlyValiant',
       \ 'ButterflyDestinationTag', 'DISHA', 'Bernoulli', 'Periodic', 'OnOff',
-      \ 'Trace', 'Steady', 'Burst', 'Refuse', 'Block', 'HintBits', 'None',
-      \ 'Drop', 'Avoid', 'Detect', 'DropAfterTimeout', 'Atomic', 'NonAtomic',
-      \ 'First', 'Random', 'MostCredits', 'StraightFirst', 'Uniform',
-      \ 'BitReversal', 'BitComplement', 'Transpose', 'Shuffle', 'Tornado',
-      \ 'Neighbor', 'HotSpot', 'AllToAll', 'Diagonal', 'Asymmetric',
-      \ 'RandomPermutation', 'BadDragon', 'Ring', 'Mesh', 'Torus',
-      \ 'Hypercube', 'RDT', 'FatTree', 'CMesh', 'Dragonfly', 'DragonflyWired',
-      \ 'FlattenedButterfly', 'FlattenedButterflyWired', 'Butterfly']
+      \ 'Trace', 'Steady', 'Burst', 'Refuse', 'Block', 'HintBits', 'Internal',
+      \ 'External', 'None', 'Drop', 'Avoid', 'Detect', 'DropAfterTimeout',
+      \ 'Atomic', 'NonAtomic', 'First', 'Random', 'MostCredits',
+      \ 'StraightFirst', 'Uniform', 'BitReversal', 'BitComplement',
+      \ 'Transpose', 'Shuffle', 'Tornado', 'Neighbor', 'HotSpot', 'AllToAll',
+      \ 'Diagonal', 'Asymmetric', 'RandomPermutation', 'BadDragon', 'Ring',
+      \ 'Mesh', 'Torus', 'Hypercube', 'RDT', 'FatTree', 'CMesh', 'Dragonfly',
+      \ 'DragonflyWired', 'FlattenedButterfly', 'FlattenedButterflyWired',
+      \ 'Butterfly']
 " END GENERATED enums
 " BEGIN GENERATED keywords (editors/sync_names.py --write)
 let s:keywords = ['let', 'if', 'cond', 'for', 'mod']

@@ -65,6 +65,17 @@ BASES = {
              "(ReceivePath r (Stage llcm dimm 1clock)))\n"
              "(HostWriteTime 71nsec)\n(HostReadTime 184nsec)\n(SoftwareOverhead 214nsec)\n"
              "(PollInterval 40nsec)\n(PollPhase 10nsec)\n" + COMMON,
+    # An interface whose node 0 has a cable back to itself, which node 0's messages to itself
+    # take under (Loopback External).
+    "iface-loop": "(define-topology (CabledLine) (Nodes 16) (for (i 0 to 14) (Link i (+ i 1) 0))\n"
+                  "  (UnidirectionalLink 0 0 1))\n(Topology (CabledLine))\n"
+                  "(define-routing (LineOrCable)\n"
+                  "  (if (and (injected) (= current dest)) (port 1 1)\n"
+                  "      (port 0 (if (< current dest) 1 -1))))\n(RoutingAlgorithm LineOrCable)\n"
+                  "(CommunicationPatternFile \"loop.cpf\")\n"
+                  "(ClockDomain dimm (Period 15nsec))\n"
+                  "(Interface aotf (SendPath s (Stage tlb dimm 3clock)) "
+                  "(ReceivePath r (Stage llcm dimm 1clock)))\n" + COMMON,
     # A recovery routing reads RecoveryTimeout.
     "recovery": "(Topology (Torus 4 4))\n(RoutingAlgorithm RecoverX)\n(VirtualChannels 3)\n"
                 "(DeadlockHandling Detect)\n(MessageCreationRate 30%)\n"
@@ -131,6 +142,7 @@ CASES = [
     ("SoftwareOverhead", "0nsec", "iface"),
     ("PollInterval", "70nsec", "iface"),
     ("PollPhase", "3nsec", "iface"),
+    ("Loopback", "External", "iface-loop"),
 ]
 EXCLUDED = {
     "Sweep": "read by ndlc sweep only, which passes each value with --set",
@@ -179,6 +191,8 @@ def run(name, text, sets=()):
 with open(os.path.join(out, "app.cpf"), "w") as f:
     f.write("nodes 16\nnode all\n  repeat 3\n    compute 2usec\n    send +1 64byte\n"
             "    recv -1\n  end\n")
+with open(os.path.join(out, "loop.cpf"), "w") as f:
+    f.write("nodes 16\nnode 0\n  repeat 3\n    send 0 64byte\n    recv 0\n  end\n")
 with open(os.path.join(out, "app2.cpf"), "w") as f:
     f.write("nodes 16\nnode all\n  compute 1usec\n  alltoall 32byte\n")
 
