@@ -45,6 +45,7 @@ std::string_view enumTypeOf(ValueKind kind) {
     case ValueKind::VcAllocation: return "VcAllocation";
     case ValueKind::MispredictionCheck: return "MispredictionCheck";
     case ValueKind::Loopback: return "Loopback";
+    case ValueKind::SwitchInput: return "SwitchInput";
     case ValueKind::Selection: return "Selection";
     case ValueKind::Traffic: return "Traffic";
     case ValueKind::Injection: return "InjectionProcess";

@@ -19,6 +19,7 @@ enum class ValueKind : uint8_t {
   VcAllocation,      // enum
   MispredictionCheck,  // enum
   Loopback,          // enum
+  SwitchInput,       // enum
   Selection,         // enum
   Traffic,           // enum, or (HotSpot ratio (Nodes ...))
   Injection,         // enum, or (OnOff (Burst t) (Duty r))

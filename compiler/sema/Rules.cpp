@@ -78,6 +78,8 @@ class Resolver {
     if (ok(FormId::RoutingAlgorithm)) p_.routingName = v_[FormId::RoutingAlgorithm].text;
     if (ok(FormId::DeadlockHandling)) p_.deadlockHandling = v_[FormId::DeadlockHandling].enumValue;
     if (ok(FormId::VcAllocation)) p_.vcAllocation = v_[FormId::VcAllocation].enumValue;
+    if (ok(FormId::SwitchInputArbitration))
+      p_.switchInput = v_[FormId::SwitchInputArbitration].enumValue;
     if (ok(FormId::InjectionQueueOverflow))
       p_.queueOverflow = v_[FormId::InjectionQueueOverflow].enumValue;
     if (ok(FormId::Selection)) {

@@ -201,6 +201,7 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   class_grants_.assign(static_cast<size_t>(routers_) * classes_, 0);
   if (token_vc_ != 0) lane_vcs_.assign(routers_, 0);
   priorities_ = classPriorities(params);
+  if (params.switch_by_output) sa_in_out_ptr_.assign(ports_.size(), 0);
   if (priorities_) vc_prio_.assign(vc_count_, 0);
   if (recovery_field_ != 0) {
     recoveries_.assign(routers_, 0);

@@ -228,6 +228,8 @@ nlohmann::json toJson(const SimParams& p) {
     while (in >> stage >> clocks) stages[stage] = clocks;
     out["RouterPipeline_clocks"] = stages;
   }
+  // Only where it is not the default, so that other runs' JSON stays as it was.
+  if (p.switch_by_output) out["SwitchInputArbitration"] = "ByOutput";
   if (p.creation_process == CreationProcess::kOnOff) {
     out["OnOffBurst_clocks"] = p.on_off_burst_clocks;
     out["OnOffDuty"] = p.on_off_duty;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "ndl/runtime/net/arbiter.h"
 #include "ndl/runtime/net/endpoints.h"
 #include "ndl/runtime/net/event_wheel.h"
 #include "ndl/runtime/net/flow_control.h"
@@ -578,6 +579,16 @@ class Network {
   // Last, so that the other members keep their offsets (and the step its code) without.
   std::vector<uint8_t> vc_prio_;
   bool priorities_ = false;
+  // (SwitchInputArbitration ByOutput): per input port, the round-robin pointer over the
+  // outputs its VCs request (the VC for the chosen output then by sa_in_ptr). Empty with ByVc.
+  std::vector<uint8_t> sa_in_out_ptr_;
+  bool byOutput() const { return !sa_in_out_ptr_.empty(); }
+  int pickByOutput(uint64_t req, int in, int32_t pb, uint32_t vb) const;
+  // After input port `in` was granted the switch for output `o`.
+  void grantedOutput(int32_t pb, int in, int o) {
+    if (byOutput()) [[unlikely]]
+      sa_in_out_ptr_[static_cast<size_t>(pb + in)] = roundRobinNext(o);
+  }
 };
 
 }  // namespace ndl::rt

@@ -68,6 +68,36 @@ inline int Network::pickPriority(uint64_t req, uint32_t start, uint32_t vb) cons
   return roundRobinPick(top, start);
 }
 
+// (SwitchInputArbitration ByOutput): one of the outputs the input's requests want, round robin
+// from its output pointer, then the VC for it round robin from sa_in_ptr (of the highest class
+// priority first, as ByVc serves them).
+inline int Network::pickByOutput(uint64_t req, int in, int32_t pb, uint32_t vb) const {
+  if (prioritized()) {
+    uint8_t best = 0;
+    uint64_t top = 0;
+    for (uint64_t m = req; m != 0; m &= m - 1) {
+      const int l = __builtin_ctzll(m);
+      const uint8_t q = vc_prio_[vb + static_cast<uint32_t>(l)];
+      if (q > best) {
+        best = q;
+        top = 0;
+      }
+      if (q == best) top |= uint64_t{1} << l;
+    }
+    req = top;
+  }
+  uint64_t outs = 0;
+  for (uint64_t m = req; m != 0; m &= m - 1)
+    outs |= uint64_t{1} << vc(vb + static_cast<uint32_t>(__builtin_ctzll(m))).out_port;
+  const int o = roundRobinPick(outs, sa_in_out_ptr_[static_cast<size_t>(pb + in)]);
+  uint64_t for_o = 0;
+  for (uint64_t m = req; m != 0; m &= m - 1) {
+    const int l = __builtin_ctzll(m);
+    if (vc(vb + static_cast<uint32_t>(l)).out_port == o) for_o |= uint64_t{1} << l;
+  }
+  return roundRobinPick(for_o, ports_[pb + in].sa_in_ptr);
+}
+
 inline uint32_t Network::topInputs(uint32_t inputs, const int* chosen, uint32_t vb) const {
   uint8_t best = 0;
   uint32_t top = 0;
@@ -352,6 +382,7 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     if ((out_vc_[static_cast<size_t>(ob + v.out_ovc)] & kCreditMask) != 0) {
       ports_[pb + v.out_port].sa_out_ptr = roundRobinNext(v.port);
       ports_[pb + v.port].sa_in_ptr = roundRobinNext(l);
+      grantedOutput(pb, v.port, v.out_port);
       moveFlit(r, vb + static_cast<uint32_t>(l), l, frame, c, log);
     } else if (v.sent == 0) [[unlikely]] {
       headsStayed(r, busy, c, store, log);
@@ -531,6 +562,7 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     const InputVc& v = vc(vb + static_cast<uint32_t>(l));
     ports_[pb + v.out_port].sa_out_ptr = roundRobinNext(v.port);
     ports_[pb + v.port].sa_in_ptr = roundRobinNext(l);
+    grantedOutput(pb, v.port, v.out_port);
     moveFlit(r, vb + static_cast<uint32_t>(l), l, frame, c, log);
   } else if (sa_vcs != 0 && twoApart(sa_vcs, vb, r)) {
     // Two VCs ask, from different input ports for different output ports (most steps with
@@ -544,6 +576,7 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
       const InputVc& v = vc(vb + static_cast<uint32_t>(l));
       ports_[pb + v.out_port].sa_out_ptr = roundRobinNext(v.port);
       ports_[pb + v.port].sa_in_ptr = roundRobinNext(l);
+      grantedOutput(pb, v.port, v.out_port);
       moveFlit(r, vb + static_cast<uint32_t>(l), l, frame, c, log);
     }
   } else if (sa_vcs != 0) {
@@ -566,8 +599,9 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
                            : inj_port_vcs << (deg * vcs_ + (in - deg) * inj_vcs_));
       rest &= ~req;
       // Round robin among the port's requests of the highest class priority.
-      int l = prioritized() ? pickPriority(req, ports_[pb + in].sa_in_ptr, vb)
-                            : roundRobinPick(req, ports_[pb + in].sa_in_ptr);
+      int l = byOutput() ? pickByOutput(req, in, pb, vb)
+              : prioritized() ? pickPriority(req, ports_[pb + in].sa_in_ptr, vb)
+                              : roundRobinPick(req, ports_[pb + in].sa_in_ptr);
       if (lane) {
         for (uint64_t m = req; m != 0; m &= m - 1) {
           const InputVc& u = vc(vb + __builtin_ctzll(m));
@@ -595,6 +629,7 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
                           : roundRobinPick(out_req[o], ports_[pb + o].sa_out_ptr);
       ports_[pb + o].sa_out_ptr = roundRobinNext(in);
       ports_[pb + in].sa_in_ptr = roundRobinNext(chosen[in]);
+      grantedOutput(pb, in, o);
       moved |= uint64_t{1} << chosen[in];
       moveFlit(r, vb + static_cast<uint32_t>(chosen[in]), chosen[in], frame, c, log);
     }

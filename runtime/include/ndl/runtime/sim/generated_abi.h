@@ -19,7 +19,7 @@
   X(CreationProcess) /* ndl::rt::CreationProcess */                                             \
   X(CreationMax) X(MessageMinBits) X(MessageMaxBits) X(QueueCapacity)                           \
   X(QueueOverflow) /* ndl::rt::QueueOverflow */                                                 \
-  X(AtomicVcAllocation)                                                                         \
+  X(AtomicVcAllocation) X(SwitchInputByOutput) /* 0 ByVc, 1 ByOutput (kSwitchInputNames) */                                                                         \
   X(Pattern) /* ndl::rt::TrafficPattern */                                                      \
   X(Deadlock)    /* ndl::rt::DeadlockHandling */                                                \
   X(DeadlockTimeoutClocks) X(RecoveryTimeoutClocks) X(Seed) X(WarmupMessages)                   \

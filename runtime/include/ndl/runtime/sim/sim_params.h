@@ -86,6 +86,9 @@ struct SimParams {
   // (VcAllocation Atomic): an output VC is given to a packet only when the buffer it feeds is
   // empty (all its credits back), so no VC buffer ever holds flits of two packets.
   bool atomic_vc_allocation = false;
+  // (SwitchInputArbitration ByOutput): an input's switch arbiter picks an output its VCs want,
+  // then a VC for it, where ByVc picks one of its requesting VCs (docs/runtime.md 2.3).
+  bool switch_by_output = false;
   TrafficPattern pattern = TrafficPattern::kUniform;
   PatternParams pattern_params;
   DestFn dest_fn = nullptr;             // kCustom (generated code); otherwise the reference pattern
