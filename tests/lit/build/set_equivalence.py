@@ -109,6 +109,7 @@ CASES = [
     ("VirtualChannels", "4", "rate"),
     ("InjectionVirtualChannels", "2", "rate"),
     ("VcAllocation", "NonAtomic", "rate"),
+    ("SwitchInputArbitration", "ByOutput", "rate"),
     ("Selection", "Random", "rate"),
     ("Predictor", "StaticStraight", "predict"),
     ("PredictivePath", "(IB 0clock) (ST 1clock)", "predict"),
