@@ -1,4 +1,4 @@
-"""indirect.py NDLC DIR [--saturation]: NDL beside BookSim2's figures for the indirect
+"""indirect.py NDLC DIR [--saturation] [--set Form=Value ...]: NDL beside BookSim2's figures for the indirect
 networks (bench/booksim/indirect/reference.json, measured by bench/booksim/indirect/run.py;
 no BookSim code here), on the configurations of those runs:
 
@@ -38,6 +38,8 @@ import sys
 
 ndlc, out = sys.argv[1], sys.argv[2]
 saturation = "--saturation" in sys.argv[3:]
+# `--set Form=Value` (repeatable): set on every run, e.g. SwitchInputArbitration=ByOutput.
+extra_sets = [sys.argv[k + 1] for k in range(3, len(sys.argv) - 1) if sys.argv[k] == "--set"]
 here = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(here, "..", "..", "bench", "booksim", "indirect", "reference.json")) as f:
     reference = json.load(f)["series"]
@@ -79,7 +81,7 @@ def program(key, packet):
 def run(src, *sets):
     js = src + ".json"
     args = [ndlc, "run", src]
-    for s in sets:
+    for s in (*extra_sets, *sets):
         args += ["--set", s]
     p = subprocess.run(args + ["--", "--quiet", "--json", js], capture_output=True, text=True)
     # A run past saturation ends at its SimulationTime, a status of its own.
