@@ -625,6 +625,15 @@ std::optional<Network> elaborate(const sema::CheckedProgram& program, Evaluator&
                   "(Concentration p) for every router not named");
     return std::nullopt;
   }
+  if (net.graph.endpointCount() == 1) {
+    diags.report(DiagKind::NoEndpoints, site,
+                 fmt::format("{} has one endpoint: its traffic has no destination but its "
+                             "source",
+                             net.graph.name))
+        .withHint("a network needs two endpoints or more: a second router, or (Concentration p) "
+                  "with p >= 2 on a lone switch");
+    return std::nullopt;
+  }
   describeNetwork(net.graph, evaluator.network());
   if (!checkTraffic(p, net.graph, diags)) return std::nullopt;
 

@@ -736,7 +736,9 @@ void Evaluator::exec(const Expr& e, Value* frame) {
       TopologyBuilder& b = needBuilder();
       int64_t n = num(0);
       if (b.nodesDeclared()) fail(e, "the number of nodes is declared twice");
-      if (n < 2) fail(e, fmt::format("a network needs at least 2 nodes, got {}", n));
+      // One router is a network when it has two endpoints or more (a lone switch, checked
+      // once the endpoints are known, Elaborate.cpp).
+      if (n < 1) fail(e, fmt::format("a network needs at least 1 router, got {}", n));
       if (n > kMaxNodes)
         throw EvalError{e.range,
                         fmt::format("the network would have {} nodes, about {} of memory for the "

@@ -104,7 +104,8 @@ std::vector<GraphProblem> checkGraph(const Graph& g, uint32_t maxPerKind, bool s
                    fmt::format("node {} is linked to itself (port {})", ch.src, g.portName(c)));
   }
   for (NodeId u = 0; u < n; ++u) {
-    if (g.outDegree(u) == 0 && inDegree[u] == 0)
+    // A lone router (a switch with its endpoints) needs no link.
+    if (n > 1 && g.outDegree(u) == 0 && inDegree[u] == 0)
       problems.add(GraphProblemKind::kIsolatedNode, u, fmt::format("node {} has no links", u));
     const uint32_t ports = std::max(g.outDegree(u), inDegree[u]);
     if (ports > kMaxPorts)

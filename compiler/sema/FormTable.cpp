@@ -46,6 +46,7 @@ std::string_view enumTypeOf(ValueKind kind) {
     case ValueKind::MispredictionCheck: return "MispredictionCheck";
     case ValueKind::Loopback: return "Loopback";
     case ValueKind::SwitchInput: return "SwitchInput";
+    case ValueKind::SwitchHold: return "SwitchHold";
     case ValueKind::Selection: return "Selection";
     case ValueKind::Traffic: return "Traffic";
     case ValueKind::Injection: return "InjectionProcess";

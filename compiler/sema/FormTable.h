@@ -20,6 +20,7 @@ enum class ValueKind : uint8_t {
   MispredictionCheck,  // enum
   Loopback,          // enum
   SwitchInput,       // enum
+  SwitchHold,        // enum
   Selection,         // enum
   Traffic,           // enum, or (HotSpot ratio (Nodes ...))
   Injection,         // enum, or (OnOff (Burst t) (Duty r))

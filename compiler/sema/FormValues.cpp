@@ -27,6 +27,7 @@ std::string_view exampleValue(ValueKind k) {
     case ValueKind::MispredictionCheck: return "None";
     case ValueKind::Loopback: return "External";
     case ValueKind::SwitchInput: return "ByOutput";
+    case ValueKind::SwitchHold: return "Packet";
     case ValueKind::Selection: return "MostCredits";
     case ValueKind::Traffic: return "Uniform";
     case ValueKind::Injection: return "(OnOff (Burst 100clock) (Duty 25%))";
@@ -95,6 +96,7 @@ class Reader {
       case ValueKind::MispredictionCheck:
       case ValueKind::Loopback:
       case ValueKind::SwitchInput:
+      case ValueKind::SwitchHold:
         return one(args, where) && enumValue(*args[0], std::string(enumTypeOf(info_.kind)), out.enumValue);
       case ValueKind::Traffic: return one(args, where) && traffic(*args[0], out.traffic);
       case ValueKind::Injection: return one(args, where) && injection(*args[0], out.injection);

@@ -201,6 +201,7 @@ struct Parameters {
   EnumId queueOverflow = EnumId::QueueOverflow_Refuse;  // InjectionQueueOverflow
   std::optional<EnumId> vcAllocation;  // (VcAllocation ...); else the routing's default
   EnumId switchInput = EnumId::SwitchInput_ByVc;  // (SwitchInputArbitration ...)
+  EnumId switchHold = EnumId::SwitchHold_Flit;    // (SwitchHold ...)
   std::optional<EnumId> selection;  // (Selection ...); else the routing's DefaultSelection
   std::string selectionName;             // (Selection Name) of a (define-selection ...)
   std::optional<uint32_t> selectionDef;  // its definition, once bound

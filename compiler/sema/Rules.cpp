@@ -80,6 +80,7 @@ class Resolver {
     if (ok(FormId::VcAllocation)) p_.vcAllocation = v_[FormId::VcAllocation].enumValue;
     if (ok(FormId::SwitchInputArbitration))
       p_.switchInput = v_[FormId::SwitchInputArbitration].enumValue;
+    if (ok(FormId::SwitchHold)) p_.switchHold = v_[FormId::SwitchHold].enumValue;
     if (ok(FormId::InjectionQueueOverflow))
       p_.queueOverflow = v_[FormId::InjectionQueueOverflow].enumValue;
     if (ok(FormId::Selection)) {

@@ -202,6 +202,7 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   if (token_vc_ != 0) lane_vcs_.assign(routers_, 0);
   priorities_ = classPriorities(params);
   if (params.switch_by_output) sa_in_out_ptr_.assign(ports_.size(), 0);
+  if (params.switch_hold_packet) sa_held_.assign(routers_, 0);
   if (priorities_) vc_prio_.assign(vc_count_, 0);
   if (recovery_field_ != 0) {
     recoveries_.assign(routers_, 0);
@@ -430,6 +431,8 @@ void Network::dropFront(int32_t r, uint32_t gv, int64_t c, PacketStore& store, C
     if ((token_bits_ >> v.out_ovc) & 1) --lane_vcs_[r];
   }
   router_[r].owning &= ~(uint64_t{1} << (gv - static_cast<uint32_t>(router_[r].vc_begin)));
+  // A dropped packet's connection through the switch is not its lane's next packet's.
+  if (holding()) sa_held_[r] &= ~(uint64_t{1} << (gv - static_cast<uint32_t>(router_[r].vc_begin)));
   v.state = VcState::kDiscard;
   discardFlits(r, gv, c, log);
 }

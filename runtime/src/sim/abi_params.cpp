@@ -397,6 +397,7 @@ void setRuntimeParams(const AbiValues& values, SimParams& p) {
   p.measurement = static_cast<Measurement>(i[NDL_P_Measurement]);
   p.atomic_vc_allocation = i[NDL_P_AtomicVcAllocation] != 0;
   p.switch_by_output = i[NDL_P_SwitchInputByOutput] != 0;
+  p.switch_hold_packet = i[NDL_P_SwitchHoldPacket] != 0;
   p.pattern = static_cast<TrafficPattern>(i[NDL_P_Pattern]);
   p.pattern_params.hotspot_ratio = f[NDL_P_HotSpotShare];
   p.deadlock_timeout_clocks = i[NDL_P_DeadlockTimeoutClocks];

@@ -110,6 +110,7 @@ CASES = [
     ("InjectionVirtualChannels", "2", "rate"),
     ("VcAllocation", "NonAtomic", "rate"),
     ("SwitchInputArbitration", "ByOutput", "rate"),
+    ("SwitchHold", "Packet", "rate"),
     ("Selection", "Random", "rate"),
     ("Predictor", "StaticStraight", "predict"),
     ("PredictivePath", "(IB 0clock) (ST 1clock)", "predict"),

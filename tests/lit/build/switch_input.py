@@ -9,6 +9,10 @@ packet goes from an injection port to an ejection port).
   and each clock's matching is smaller; ByOutput offers each wanted output alike (BookSim2's
   input-queued router) and accepts more, as BookSim2 does on the same switch (0.683 against
   ByVc's 0.625, bench/RESULTS.md).
+- (SwitchHold Packet): with 1-flit packets there is nothing to hold (every head is a tail), so
+  the run is the same bit for bit; with 4-flit packets a packet that wins keeps its input and
+  output to its tail, the matchings last, and the switch accepts more past saturation (as
+  BookSim2's hold_switch_for_packet does on its fat tree, bench/RESULTS.md).
 Prints one line per check; exits non-zero at the first failure.
 """
 import pathlib
@@ -48,12 +52,18 @@ one = {a: ndltest.run(NDLC, OUT, f"one_vc_{a}", SWITCH + "(InjectionVirtualChann
 check("ByOutput is named in the run's config, ByVc (the default) is not",
       one["ByOutput"]["config"].get("SwitchInputArbitration") == "ByOutput"
       and "SwitchInputArbitration" not in one["ByVc"]["config"])
+one["hold"] = ndltest.run(NDLC, OUT, "one_vc_hold", SWITCH + "(InjectionVirtualChannels 1)\n"
+                          + SATURATED + "(SwitchInputArbitration ByOutput)\n(SwitchHold Packet)\n",
+                          status="time_limit")
+check("SwitchHold Packet is named in the run's config",
+      one["hold"]["config"].pop("SwitchHold", None) == "Packet")
 for j in one.values():
     j["config"].pop("SwitchInputArbitration", None)
     for k in ("wall_seconds", "tables"):
         j.pop(k, None)
 check("one injection VC each: ByVc and ByOutput give the same run", one["ByVc"] == one["ByOutput"],
       f"accepted {accepted(one['ByVc']):.4f} and {accepted(one['ByOutput']):.4f}")
+check("1-flit packets: SwitchHold Packet gives the same run", one["hold"] == one["ByOutput"])
 
 four = {a: ndltest.run(NDLC, OUT, f"four_vcs_{a}", SWITCH + "(InjectionVirtualChannels 4)\n"
                        + SATURATED + f"(SwitchInputArbitration {a})\n", status="time_limit")
@@ -64,3 +74,13 @@ check("4 injection VCs: ByOutput accepts at least 4% more than ByVc past saturat
       acc["ByOutput"] >= 1.04 * acc["ByVc"], f"{acc['ByOutput']:.4f} vs {acc['ByVc']:.4f}")
 check("4 injection VCs: ByOutput stays below the switch's 1 flit per endpoint and clock",
       acc["ByOutput"] < 1.0)
+
+LONG = SWITCH.replace("(NetworkPacketSize 32bit)", "(NetworkPacketSize 128bit)")
+held = {h: accepted(ndltest.run(NDLC, OUT, f"four_flits_{h}", LONG + "(InjectionVirtualChannels 4)\n"
+                                + SATURATED + f"(SwitchInputArbitration ByOutput)\n(SwitchHold {h})\n",
+                                status="time_limit"))
+        for h in ("Flit", "Packet")}
+print("4-flit packets, 4 injection VCs, past saturation: accepted", held)
+check("4-flit packets: holding the switch for a packet accepts at least 10% more",
+      held["Packet"] >= 1.10 * held["Flit"], f"{held['Packet']:.4f} vs {held['Flit']:.4f}")
+check("4-flit packets: held, still below 1 flit per endpoint and clock", held["Packet"] < 1.0)

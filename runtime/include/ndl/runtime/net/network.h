@@ -585,6 +585,13 @@ class Network {
   bool byOutput() const { return !sa_in_out_ptr_.empty(); }
   int pickByOutput(uint64_t req, int in, int32_t pb, uint32_t vb) const;
   // After input port `in` was granted the switch for output `o`.
+  // (SwitchHold Packet): per router, its local VCs whose packet holds its connection through
+  // the switch (won it and has flits to send): at most one per input and per output port.
+  // Empty with Flit.
+  std::vector<uint64_t> sa_held_;
+  bool holding() const { return !sa_held_.empty(); }
+  uint64_t sendHeld(int32_t r, uint64_t held, uint64_t rest, const RouterFrame& f, int64_t c,
+                    CycleLog& log, uint64_t& moved);
   void grantedOutput(int32_t pb, int in, int o) {
     if (byOutput()) [[unlikely]]
       sa_in_out_ptr_[static_cast<size_t>(pb + in)] = roundRobinNext(o);

@@ -98,6 +98,35 @@ inline int Network::pickByOutput(uint64_t req, int in, int32_t pb, uint32_t vb) 
   return roundRobinPick(for_o, ports_[pb + in].sa_in_ptr);
 }
 
+// (SwitchHold Packet): moves the held packets' flits, and returns the requests left to
+// arbitrate, without those of the held packets' inputs and of those wanting their outputs.
+inline uint64_t Network::sendHeld(int32_t r, uint64_t held, uint64_t rest, const RouterFrame& f,
+                                  int64_t c, CycleLog& log, uint64_t& moved) {
+  const uint32_t vb = static_cast<uint32_t>(router_[r].vc_begin);
+  uint32_t ins = 0, outs = 0;
+  for (uint64_t m = held; m != 0; m &= m - 1) {
+    const InputVc& v = vc(vb + static_cast<uint32_t>(__builtin_ctzll(m)));
+    ins |= 1u << v.port;
+    outs |= 1u << v.out_port;
+  }
+  for (uint64_t m = rest; m != 0; m &= m - 1) {
+    const InputVc& v = vc(vb + static_cast<uint32_t>(__builtin_ctzll(m)));
+    if (((ins >> v.port) | (outs >> v.out_port)) & 1) rest &= ~(uint64_t{1} << __builtin_ctzll(m));
+  }
+  // In the order of their output ports, as the output stage moves flits.
+  for (uint32_t pm = outs; pm != 0; pm &= pm - 1) {
+    const int o = __builtin_ctz(pm);
+    for (uint64_t m = held; m != 0; m &= m - 1) {
+      const int l = __builtin_ctzll(m);
+      if (vc(vb + static_cast<uint32_t>(l)).out_port != o) continue;
+      moved |= uint64_t{1} << l;
+      moveFlit(r, vb + static_cast<uint32_t>(l), l, f, c, log);
+      break;
+    }
+  }
+  return rest;
+}
+
 inline uint32_t Network::topInputs(uint32_t inputs, const int* chosen, uint32_t vb) const {
   uint8_t best = 0;
   uint32_t top = 0;
@@ -379,7 +408,8 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
   if (busy == info.owning && (busy & (busy - 1)) == 0) {
     const int l = __builtin_ctzll(busy);
     const InputVc& v = vc(vb + static_cast<uint32_t>(l));
-    if ((out_vc_[static_cast<size_t>(ob + v.out_ovc)] & kCreditMask) != 0) {
+    const bool sends = (out_vc_[static_cast<size_t>(ob + v.out_ovc)] & kCreditMask) != 0;
+    if (sends) {
       ports_[pb + v.out_port].sa_out_ptr = roundRobinNext(v.port);
       ports_[pb + v.port].sa_in_ptr = roundRobinNext(l);
       grantedOutput(pb, v.port, v.out_port);
@@ -387,6 +417,8 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     } else if (v.sent == 0) [[unlikely]] {
       headsStayed(r, busy, c, store, log);
     }
+    // A packet that sent holds the switch while its tail is still to go.
+    if (holding()) [[unlikely]] sa_held_[r] = sends ? busy & info.owning : 0;
     return info.nonempty != 0;
   }
 
@@ -590,7 +622,13 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     const bool lane = token_vc_ != 0 && lane_vcs_[r] != 0;
     uint32_t lane_in = 0;  // input ports whose chosen VC feeds the lane
     uint64_t moved = 0;
-    for (uint64_t rest = sa_vcs; rest != 0;) {
+    uint64_t rest = sa_vcs;
+    // (SwitchHold Packet): a packet that holds its connection and can send crosses without
+    // arbitration, as BookSim2's held flits do; its input's other VCs and the other inputs'
+    // requests for its output wait. A held packet that cannot send has let go (below).
+    if (const uint64_t held = holding() ? sa_held_[r] & sa_vcs : 0; held != 0) [[unlikely]]
+      rest = sendHeld(r, held, rest, frame, c, log, moved);
+    for (; rest != 0;) {
       // The input port of the lowest request, and all of that port's requests: a network
       // port's VCs, or one endpoint's injection VCs (each endpoint is an input of its own).
       const int in = vc(vb + static_cast<uint32_t>(__builtin_ctzll(rest))).port;
@@ -635,6 +673,8 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
     }
     sa_vcs = moved;
   }
+  // The packets that sent and have flits to come hold the switch into the next clock.
+  if (holding()) [[unlikely]] sa_held_[r] = sa_vcs & router_[r].owning;
 
   // ---- stage 4: headers that wanted to leave and could not. Those that left are known
   // without reading their VCs; the rest are few below saturation, and out of line.

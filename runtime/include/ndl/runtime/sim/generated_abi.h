@@ -19,7 +19,8 @@
   X(CreationProcess) /* ndl::rt::CreationProcess */                                             \
   X(CreationMax) X(MessageMinBits) X(MessageMaxBits) X(QueueCapacity)                           \
   X(QueueOverflow) /* ndl::rt::QueueOverflow */                                                 \
-  X(AtomicVcAllocation) X(SwitchInputByOutput) /* 0 ByVc, 1 ByOutput (kSwitchInputNames) */                                                                         \
+  X(AtomicVcAllocation)                                                                         \
+  X(SwitchInputByOutput) /* 0 ByVc, 1 ByOutput */ X(SwitchHoldPacket) /* 0 Flit, 1 Packet */    \
   X(Pattern) /* ndl::rt::TrafficPattern */                                                      \
   X(Deadlock)    /* ndl::rt::DeadlockHandling */                                                \
   X(DeadlockTimeoutClocks) X(RecoveryTimeoutClocks) X(Seed) X(WarmupMessages)                   \

@@ -59,6 +59,7 @@ inline constexpr std::string_view kQueueOverflowNames[] = {"Refuse", "Block"};
 inline constexpr std::string_view kMeasurementNames[] = {"Burst", "Steady"};
 inline constexpr std::string_view kVcAllocationNames[] = {"NonAtomic", "Atomic"};
 inline constexpr std::string_view kSwitchInputNames[] = {"ByVc", "ByOutput"};
+inline constexpr std::string_view kSwitchHoldNames[] = {"Flit", "Packet"};
 inline constexpr std::string_view kMispredictionCheckNames[] = {"HintBits", "None"};
 inline constexpr std::string_view kPatternNames[] = {"Uniform",   "BitReversal", "BitComplement",
                                                      "Transpose", "Shuffle",     "Tornado",
@@ -153,6 +154,8 @@ inline constexpr ParamRule kParamRules[] = {
                                     kVcAllocationNames),
     param_rules_detail::enumeration("SwitchInputByOutput", NDL_P_SwitchInputByOutput,
                                     "SwitchInputArbitration", kSwitchInputNames),
+    param_rules_detail::enumeration("SwitchHoldPacket", NDL_P_SwitchHoldPacket, "SwitchHold",
+                                    kSwitchHoldNames),
     param_rules_detail::enumeration("Pattern", NDL_P_Pattern, "TrafficPattern", kPatternNames),
     param_rules_detail::integer("DeadlockTimeoutClocks", NDL_P_DeadlockTimeoutClocks,
                                 "DeadlockTimeout", "network clocks", 1, kMaxDeadlockTimeoutClocks),

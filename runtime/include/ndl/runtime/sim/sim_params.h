@@ -89,6 +89,8 @@ struct SimParams {
   // (SwitchInputArbitration ByOutput): an input's switch arbiter picks an output its VCs want,
   // then a VC for it, where ByVc picks one of its requesting VCs (docs/runtime.md 2.3).
   bool switch_by_output = false;
+  // (SwitchHold Packet): a packet granted the switch keeps the connection while it can send.
+  bool switch_hold_packet = false;
   TrafficPattern pattern = TrafficPattern::kUniform;
   PatternParams pattern_params;
   DestFn dest_fn = nullptr;             // kCustom (generated code); otherwise the reference pattern
