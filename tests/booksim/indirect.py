@@ -13,7 +13,10 @@ no BookSim code here), on the configurations of those runs:
   (wires of 2 clocks per router pitch, 2, 4 or 6, as its use_noc_latency makes them), 8 VCs
   of 4 flits, ran_min (dimension order) is FlatFlyMinimal and valiant FlatFlyValiant,
   3 clocks a router;
-- uniform traffic, 1- and 4-flit packets, virtual cut-through.
+- uniform traffic, 1- and 4-flit packets, virtual cut-through;
+- BookSim2's separable input-first switch allocator arbitrates an input's requests by output
+  port, so every run has (SwitchInputArbitration ByOutput), and the fat tree's reference holds
+  the switch for a packet (hold_switch_for_packet=1), so its runs have (SwitchHold Packet).
 
 Zero-load latency (at 0.01 flits/node/clock) must agree within 1% once calibrated (2.5% on
 the flattened butterfly, whose BookSim2 runs sample 1,000 clocks at a time and measure a few
@@ -29,7 +32,8 @@ the self-packet's latency is one router's delay plus the packet's tail (P - 1).
 With --saturation it also finds NDL's saturation rate as BookSim2's runs found theirs (the
 highest offered load on a 0.01 grid that the network accepts within 1%), prints it beside
 BookSim2's with what NDL accepts past it, and the speed ratio at zero load: reported, not
-asserted, since NDL saturates 7% to 40% below BookSim2 (bench/RESULTS.md says why).
+asserted: the dragonfly saturates 13% to 40% below BookSim2, whose router has an internal
+speedup of 2 that NDL does not model (bench/RESULTS.md says why).
 """
 import json
 import os
@@ -74,7 +78,8 @@ def program(key, packet):
             f"(FlowControlMethod VirtualCutThrough)\n(NetworkChannelWidth 32bit)\n"
             f"(NetworkFrequency 1GHz)\n(NetworkPacketSize {32 * packet}bit)\n"
             f"(NodeBufferSize {buffers}flit)\n(RouterPipeline {pipeline})\n"
-            f"(InjectionVirtualChannels {inj})\n"
+            f"(InjectionVirtualChannels {inj})\n(SwitchInputArbitration ByOutput)\n"
+            + ("(SwitchHold Packet)\n" if key.startswith("ft_") else "") +
             f"(TrafficPattern Uniform)\n(MessageCreationRate 1%)\n")
 
 
