@@ -120,6 +120,7 @@ SimulatorTables makeTables(const sema::CheckedProgram& program, const elab::Netw
   i[NDL_P_QueueCapacity] = p.queueCapacity;
   i[NDL_P_SwitchInputByOutput] = runtimeCode("SwitchInputByOutput", p.switchInput);
   i[NDL_P_SwitchHoldPacket] = runtimeCode("SwitchHoldPacket", p.switchHold);
+  i[NDL_P_InternalSpeedup] = p.internalSpeedup;
   i[NDL_P_AtomicVcAllocation] = runtimeCode(
       "AtomicVcAllocation",
       network.atomicVcAllocation ? EnumId::VcAllocation_Atomic : EnumId::VcAllocation_NonAtomic);

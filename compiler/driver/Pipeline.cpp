@@ -24,6 +24,7 @@ namespace {
 static_assert(sema::kMaxVirtualChannels == rt::kMaxVcsPerPort);
 static_assert(sema::kMaxPacketFlits == rt::kMaxPacketFlits);
 static_assert(sema::kMaxLinkDelayClocks == rt::kMaxLinkDelayClocks);
+static_assert(sema::kMaxInternalSpeedup == rt::kMaxInternalSpeedup);
 
 // What a simulator's routers support (runtime/net/router_limits.h): a network the simulator would
 // refuse when it starts is refused here, at the form that sets the size.

@@ -57,6 +57,9 @@ inline constexpr size_t kMaxHeaderFields = 8;
 // VirtualChannels and InjectionVirtualChannels: a simulator's router keeps a port's VCs in
 // bit masks (runtime/net/router_limits.h, kMaxVcsPerPort; the driver checks the two agree).
 inline constexpr int64_t kMaxVirtualChannels = 32;
+// InternalSpeedup: a router's allocation and switch passes per clock
+// (runtime/net/router_limits.h, kMaxInternalSpeedup; the driver checks the two agree).
+inline constexpr int64_t kMaxInternalSpeedup = 4;
 // A packet's flits under (NetworkPacketSize Message), checked with the message lengths
 // (runtime/net/router_limits.h, kMaxPacketFlits; the driver checks the two agree and reports the
 // other limits of runtime/sim/param_rules.h).

@@ -340,6 +340,7 @@ class Reader {
       // Routers keep VC state in small fixed-size tables.
       case FormId::VirtualChannels:
       case FormId::InjectionVirtualChannels: return {1, kMaxVirtualChannels};
+      case FormId::InternalSpeedup: return {1, kMaxInternalSpeedup};
       default: return {1, kMax};
     }
   }

@@ -202,6 +202,7 @@ struct Parameters {
   std::optional<EnumId> vcAllocation;  // (VcAllocation ...); else the routing's default
   EnumId switchInput = EnumId::SwitchInput_ByVc;  // (SwitchInputArbitration ...)
   EnumId switchHold = EnumId::SwitchHold_Flit;    // (SwitchHold ...)
+  int64_t internalSpeedup = 1;                    // (InternalSpeedup n)
   std::optional<EnumId> selection;  // (Selection ...); else the routing's DefaultSelection
   std::string selectionName;             // (Selection Name) of a (define-selection ...)
   std::optional<uint32_t> selectionDef;  // its definition, once bound

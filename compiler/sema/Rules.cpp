@@ -96,6 +96,7 @@ class Resolver {
     p_.creationMax = countOr(FormId::MessageCreationMax, 10000);
     p_.queueCapacity = countOr(FormId::MessageMaxCount, 10000);
     p_.seed = countOr(FormId::Seed, 1);
+    p_.internalSpeedup = countOr(FormId::InternalSpeedup, 1);
     p_.warmupMessages = countOr(FormId::WarmupMessages, 0);
     if (ok(FormId::MeasuredMessages)) p_.measuredMessages = v_[FormId::MeasuredMessages].count;
     p_.dataOutputFile = v_[FormId::DataOutputFile].text;
@@ -691,6 +692,12 @@ class Resolver {
       }
     }
     if (!predictor) return;
+    if (p_.internalSpeedup > 1) {
+      error(DiagKind::ConflictingForms, FormId::InternalSpeedup,
+            "InternalSpeedup above 1 is not modelled with a Predictor: a predicted header's "
+            "timing assumes one pass a clock")
+          .withHint("remove (InternalSpeedup ...) or the (Predictor ...)");
+    }
     if (ok(FormId::MispredictionCheck)) mispredictionCheck();
     if (!given(FormId::PredictivePath)) {
       error(DiagKind::MissingForm, FormId::Predictor,

@@ -44,6 +44,8 @@ ndlc, out = sys.argv[1], sys.argv[2]
 saturation = "--saturation" in sys.argv[3:]
 # `--set Form=Value` (repeatable): set on every run, e.g. SwitchInputArbitration=ByOutput.
 extra_sets = [sys.argv[k + 1] for k in range(3, len(sys.argv) - 1) if sys.argv[k] == "--set"]
+# `--only PREFIX` (repeatable): only the networks whose key starts with one, e.g. df_.
+only = [sys.argv[k + 1] for k in range(3, len(sys.argv) - 1) if sys.argv[k] == "--only"]
 here = os.path.dirname(os.path.abspath(__file__))
 with open(os.path.join(here, "..", "..", "bench", "booksim", "indirect", "reference.json")) as f:
     reference = json.load(f)["series"]
@@ -79,7 +81,8 @@ def program(key, packet):
             f"(NetworkFrequency 1GHz)\n(NetworkPacketSize {32 * packet}bit)\n"
             f"(NodeBufferSize {buffers}flit)\n(RouterPipeline {pipeline})\n"
             f"(InjectionVirtualChannels {inj})\n(SwitchInputArbitration ByOutput)\n"
-            + ("(SwitchHold Packet)\n" if key.startswith("ft_") else "") +
+            + ("(SwitchHold Packet)\n" if key.startswith("ft_") else "")
+            + ("(InternalSpeedup 2)\n" if key.startswith("df_") else "") +
             f"(TrafficPattern Uniform)\n(MessageCreationRate 1%)\n")
 
 
@@ -126,6 +129,8 @@ def saturation_rate(src, packet, endpoints):
 failed = False
 rows = []
 for key in NETWORKS:
+    if only and not any(key.startswith(o) for o in only):
+        continue
     for packet in (1, 4):
         series = f"{key}_uniform_ps{packet}"
         ref = reference[series]

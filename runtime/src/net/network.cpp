@@ -141,6 +141,15 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
       }
     }
   }
+  if (params.internal_speedup > 1) {
+    if (params.predict_fn != nullptr)
+      throw std::invalid_argument("InternalSpeedup above 1 is not modelled with a Predictor");
+    speedup_ = params.internal_speedup;
+    queue_free_.assign(ports, 0);
+    // A port's queue holds flits that took a credit of the next router's VCs: it waits at
+    // most as many clocks as those VCs hold flits.
+    horizon += vcs_ * buffer_flits_;
+  }
   lateCredits(params.credit_delay_clocks, static_cast<size_t>(ovcs) + std::max(vcs_, inj_vcs_),
               horizon);
 
@@ -232,7 +241,10 @@ Network::Network(const NetworkDesc& desc, const SimParams& params)
   link_delay_ = std::max(link_delay_, 0);
   // A flit reaches the next router after the switch stages and its link.
   if (link_delay_ > 0) link_delay_ += flit_pipe_;
-  wheel_.reserve(std::min<size_t>(static_cast<size_t>(ports), 1024));
+  // Room for a clock's events in every bucket, within 64 MiB for a long wheel (a speedup's
+  // queues make it as long as a port's VCs hold flits).
+  wheel_.reserve(std::min<size_t>({static_cast<size_t>(ports), 1024,
+                                   (size_t{1} << 21) / (static_cast<size_t>(horizon) + 1)}));
 }
 
 template <bool kPrefetch>

@@ -398,6 +398,7 @@ void setRuntimeParams(const AbiValues& values, SimParams& p) {
   p.atomic_vc_allocation = i[NDL_P_AtomicVcAllocation] != 0;
   p.switch_by_output = i[NDL_P_SwitchInputByOutput] != 0;
   p.switch_hold_packet = i[NDL_P_SwitchHoldPacket] != 0;
+  p.internal_speedup = static_cast<int32_t>(i[NDL_P_InternalSpeedup]);
   p.pattern = static_cast<TrafficPattern>(i[NDL_P_Pattern]);
   p.pattern_params.hotspot_ratio = f[NDL_P_HotSpotShare];
   p.deadlock_timeout_clocks = i[NDL_P_DeadlockTimeoutClocks];

@@ -231,6 +231,7 @@ nlohmann::json toJson(const SimParams& p) {
   // Only where it is not the default, so that other runs' JSON stays as it was.
   if (p.switch_by_output) out["SwitchInputArbitration"] = "ByOutput";
   if (p.switch_hold_packet) out["SwitchHold"] = "Packet";
+  if (p.internal_speedup > 1) out["InternalSpeedup"] = p.internal_speedup;
   if (p.creation_process == CreationProcess::kOnOff) {
     out["OnOffBurst_clocks"] = p.on_off_burst_clocks;
     out["OnOffDuty"] = p.on_off_duty;

@@ -1,5 +1,5 @@
 """switch_input.py NDLC DIR: the switch allocator's input stage, (SwitchInputArbitration ByVc)
-against ByOutput (docs/runtime.md 2.3), on one router of 8 endpoints (the switch alone: every
+against ByOutput (docs/runtime.md 2.1), on one router of 8 endpoints (the switch alone: every
 packet goes from an injection port to an ejection port).
 
 - With one injection VC per endpoint an input has at most one request, so the two stages

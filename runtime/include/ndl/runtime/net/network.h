@@ -584,7 +584,6 @@ class Network {
   std::vector<uint8_t> sa_in_out_ptr_;
   bool byOutput() const { return !sa_in_out_ptr_.empty(); }
   int pickByOutput(uint64_t req, int in, int32_t pb, uint32_t vb) const;
-  // After input port `in` was granted the switch for output `o`.
   // (SwitchHold Packet): per router, its local VCs whose packet holds its connection through
   // the switch (won it and has flits to send): at most one per input and per output port.
   // Empty with Flit.
@@ -592,10 +591,27 @@ class Network {
   bool holding() const { return !sa_held_.empty(); }
   uint64_t sendHeld(int32_t r, uint64_t held, uint64_t rest, const RouterFrame& f, int64_t c,
                     CycleLog& log, uint64_t& moved);
+  // After input port `in` was granted the switch for output `o`.
   void grantedOutput(int32_t pb, int in, int o) {
     if (byOutput()) [[unlikely]]
       sa_in_out_ptr_[static_cast<size_t>(pb + in)] = roundRobinNext(o);
   }
+  // (InternalSpeedup S), S > 1: the router's allocation and switch run S times a clock
+  // (stepRouter), and a network output port queues what crosses it for its channel, which
+  // carries one flit a clock: per port, the first clock its channel is free (queue_free_).
+  // An endpoint takes one flit a clock: its sentinel's credit is taken for the rest of the
+  // clock (moveFlit). Empty at S = 1 (docs/runtime.md 2.1).
+  int32_t speedup_ = 1;
+  std::vector<int64_t> queue_free_;
+  bool sped() const { return speedup_ > 1; }
+  // The clock a flit crossing to network port g at clock c leaves on its channel.
+  int64_t queueDeparture(int32_t g, int64_t c) {
+    const int64_t t = std::max(c, queue_free_[static_cast<size_t>(g)]);
+    queue_free_[static_cast<size_t>(g)] = t + 1;
+    return t;
+  }
+  template <class Route>
+  bool stepPass(int32_t r, int64_t c, const Route& route, PacketStore& store, CycleLog& log);
 };
 
 }  // namespace ndl::rt

@@ -173,6 +173,12 @@ NDL_HOT void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame&
   if (o >= f.deg) {  // ejection, at the port of the endpoint it goes to
     log.moved = true;  // a move over a link is seen in log.flit_hops
     --flits_in_network_;
+    // Speedup: the endpoint takes no other flit this clock; its sentinel's credit is back
+    // at the next.
+    if (sped()) [[unlikely]] {
+      --out_vc_[f.ob + v.out_ovc];
+      EventWheel::append(wheel_.creditsAt(c + 1), CreditEvent{static_cast<uint32_t>(f.ob + v.out_ovc)});
+    }
     if (tail) {
       if (packet == token_holder_) releaseToken(r, c);
       log.arrivals.push_back({r, packet});
@@ -185,7 +191,11 @@ NDL_HOT void Network::moveFlit(int32_t r, uint32_t gv, int l, const RouterFrame&
   --out_vc_[gov];  // a credit was there, so the owned bit is untouched
   const Port& port = ports_[f.pb + o];
   const FlitEvent sent{static_cast<uint32_t>(port.down_base + v.out_ovc), packet, port.down_router};
-  if (link_delay_ > 0) {
+  if (sped()) [[unlikely]] {
+    // Through the port's output queue: the channel carries one flit a clock.
+    EventWheel::append(wheel_.flitsAt(queueDeparture(f.pb + o, c) + port.link_delay + flit_pipe_),
+                       sent);
+  } else if (link_delay_ > 0) {
     EventWheel::append(*flit_bucket_, sent);
   } else {
     EventWheel::append(wheel_.flitsAt(c + port.link_delay + flit_pipe_), sent);
@@ -392,6 +402,18 @@ template <class Route>
 template <class Route>
 bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& store,
                          CycleLog& log) {
+  // (InternalSpeedup S): S passes of allocation and traversal a clock, each from the state
+  // the one before left (no flit or credit arrives between them: what a pass sends lands at
+  // a later clock). One pass, and one copy of it, without the form.
+  for (int32_t pass = 1;; ++pass) {
+    const bool busy = stepPass(r, c, route, store, log);
+    if (pass >= speedup_ || !busy) [[likely]] return busy;
+  }
+}
+
+template <class Route>
+NDL_HOT bool Network::stepPass(int32_t r, int64_t c, const Route& route, PacketStore& store,
+                               CycleLog& log) {
   const Router& info = router_[r];
   const uint64_t busy = info.nonempty;
   if (busy == 0) return false;
@@ -512,8 +534,9 @@ bool Network::stepRouter(int32_t r, int64_t c, const Route& route, PacketStore& 
       }
       continue;
     }
-    // kActive: a header that ejects here, out of its delay
-    sa_vcs |= uint64_t{1} << l;
+    // kActive: a header that ejects here, out of its delay (its endpoint's sentinel has a
+    // credit but in a later pass of a clock its endpoint took a flit in: InternalSpeedup)
+    sa_vcs |= static_cast<uint64_t>(!sped() || (out_vc_[ob + v.out_ovc] & kCreditMask) != 0) << l;
   }
 
   // ---- stage 2: VC allocation, round robin over the requesters of each output port, those

@@ -28,6 +28,8 @@ inline constexpr int64_t kMaxHeaderDelayClocks = 2147483647;  // NodeHardwareDel
 inline constexpr int64_t kMaxDeadlockTimeoutClocks = 2305843009213693951;  // 2^61 - 1
 // A message counts its packets in 32 bits (packet.h).
 inline constexpr int64_t kMaxPacketsPerMessage = 4294967295;
+// InternalSpeedup: passes of allocation and switch a router clock.
+inline constexpr int64_t kMaxInternalSpeedup = 4;
 // The channel width is a 32-bit count of bits.
 inline constexpr int64_t kMaxChannelWidthBits = 2147483647;  // NetworkChannelWidth
 

@@ -21,6 +21,7 @@
   X(QueueOverflow) /* ndl::rt::QueueOverflow */                                                 \
   X(AtomicVcAllocation)                                                                         \
   X(SwitchInputByOutput) /* 0 ByVc, 1 ByOutput */ X(SwitchHoldPacket) /* 0 Flit, 1 Packet */    \
+  X(InternalSpeedup)                                                                            \
   X(Pattern) /* ndl::rt::TrafficPattern */                                                      \
   X(Deadlock)    /* ndl::rt::DeadlockHandling */                                                \
   X(DeadlockTimeoutClocks) X(RecoveryTimeoutClocks) X(Seed) X(WarmupMessages)                   \

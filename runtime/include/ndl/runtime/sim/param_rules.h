@@ -156,6 +156,8 @@ inline constexpr ParamRule kParamRules[] = {
                                     "SwitchInputArbitration", kSwitchInputNames),
     param_rules_detail::enumeration("SwitchHoldPacket", NDL_P_SwitchHoldPacket, "SwitchHold",
                                     kSwitchHoldNames),
+    param_rules_detail::integer("InternalSpeedup", NDL_P_InternalSpeedup, "InternalSpeedup",
+                                "passes", 1, kMaxInternalSpeedup),
     param_rules_detail::enumeration("Pattern", NDL_P_Pattern, "TrafficPattern", kPatternNames),
     param_rules_detail::integer("DeadlockTimeoutClocks", NDL_P_DeadlockTimeoutClocks,
                                 "DeadlockTimeout", "network clocks", 1, kMaxDeadlockTimeoutClocks),

@@ -87,10 +87,13 @@ struct SimParams {
   // empty (all its credits back), so no VC buffer ever holds flits of two packets.
   bool atomic_vc_allocation = false;
   // (SwitchInputArbitration ByOutput): an input's switch arbiter picks an output its VCs want,
-  // then a VC for it, where ByVc picks one of its requesting VCs (docs/runtime.md 2.3).
+  // then a VC for it, where ByVc picks one of its requesting VCs (docs/runtime.md 2.1).
   bool switch_by_output = false;
   // (SwitchHold Packet): a packet granted the switch keeps the connection while it can send.
   bool switch_hold_packet = false;
+  // (InternalSpeedup S): allocation and switch passes a router clock; output ports queue for
+  // their channels above 1 (docs/runtime.md 2.1).
+  int32_t internal_speedup = 1;
   TrafficPattern pattern = TrafficPattern::kUniform;
   PatternParams pattern_params;
   DestFn dest_fn = nullptr;             // kCustom (generated code); otherwise the reference pattern
