@@ -111,6 +111,7 @@ CASES = [
     ("VcAllocation", "NonAtomic", "rate"),
     ("SwitchInputArbitration", "ByOutput", "rate"),
     ("SwitchHold", "Packet", "rate"),
+    ("InternalSpeedup", "2", "rate"),
     ("Selection", "Random", "rate"),
     ("Predictor", "StaticStraight", "predict"),
     ("PredictivePath", "(IB 0clock) (ST 1clock)", "predict"),
