@@ -5,7 +5,7 @@ no BookSim code here), on the configurations of those runs:
 - dragonfly: BookSim2's dragonflynew k = 2 is (DragonflyWired 2 4 2 10 100) (local wires of
   10 clocks, global of 100, credits the same), 256-flit VCs, min (DragonflyMinimal, 2 VCs) and
   ugal (DragonflyUgal, 3 VCs); its router takes 2 clocks a hop at internal speedup 2, so
-  (RouterPipeline (IB 0) (RC 0) (VA 1) (SA 0) (ST 1));
+  (RouterPipeline (IB 0) (RC 0) (VA 1) (SA 0) (ST 1)), and runs at (InternalSpeedup 2);
 - fat tree: fattree k = 4, n = 3 is (FatTree 4 3), nca is FatTreeUpDown, 4 VCs of 16 flits,
   1-clock wires, 3 clocks a router (VA, SA, ST at speedup 1),
   (RouterPipeline (IB 0) (RC 0) (VA 1) (SA 1) (ST 1)) (docs/pipeline.md);
@@ -32,8 +32,8 @@ the self-packet's latency is one router's delay plus the packet's tail (P - 1).
 With --saturation it also finds NDL's saturation rate as BookSim2's runs found theirs (the
 highest offered load on a 0.01 grid that the network accepts within 1%), prints it beside
 BookSim2's with what NDL accepts past it, and the speed ratio at zero load: reported, not
-asserted: the dragonfly saturates 13% to 40% below BookSim2, whose router has an internal
-speedup of 2 that NDL does not model (bench/RESULTS.md says why).
+asserted: the dragonfly's 4-flit series saturate 14-18% below BookSim2 and its UGAL 1-flit
+series 14% above (bench/RESULTS.md, "The dragonfly at internal speedup 2").
 """
 import json
 import os
