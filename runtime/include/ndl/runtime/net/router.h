@@ -534,8 +534,9 @@ NDL_HOT bool Network::stepPass(int32_t r, int64_t c, const Route& route, PacketS
       }
       continue;
     }
-    // kActive: a header that ejects here, out of its delay (its endpoint's sentinel has a
-    // credit but in a later pass of a clock its endpoint took a flit in: InternalSpeedup)
+    // kActive: a header that ejects here, out of its delay. Under InternalSpeedup it asks
+    // only if its endpoint took no flit in an earlier pass of this clock (the sentinel's
+    // credit, taken by moveFlit until the next clock); without, the sentinel always has one.
     sa_vcs |= static_cast<uint64_t>(!sped() || (out_vc_[ob + v.out_ovc] & kCreditMask) != 0) << l;
   }
 
